@@ -1,0 +1,113 @@
+/**
+ * @module authorize
+ * The authorizer's use case: turn a bearer token or session cookie into a {@link Principal}.
+ * Verified keys are cached per warm container for a short time, because the gateway's own result
+ * cache cannot be used (see docs/decisions.md, "Authorizer"); revocation therefore takes effect
+ * within {@link KEY_CACHE_TTL_MS}.
+ */
+import type { KeyStore, OrgStore, ApiKeyRecord } from '../orgs/org.ts';
+import { parseApiKey, secretMatches } from './api-key.ts';
+import type { Principal } from './principal.ts';
+import { findSessionCookie, verifySessionToken } from './session.ts';
+
+/** How long a fetched key record is trusted before it is read again. */
+export const KEY_CACHE_TTL_MS = 30_000;
+/** Last-used time is written at most this often per key, so authorization stays read-mostly. */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+/** What the authorizer sees of a request. */
+export interface AuthRequest {
+  readonly authorization?: string;
+  readonly cookies: readonly string[];
+  /** Whether this route accepts session cookies. */
+  readonly sessionAllowed: boolean;
+}
+
+export type AuthDecision = { ok: true; principal: Principal } | { ok: false; reason: string };
+
+/** Dependencies of {@link Authorizer}. */
+export interface AuthorizerDeps {
+  readonly keys: KeyStore;
+  readonly orgs: OrgStore;
+  /** Secret that signs session cookies. */
+  readonly sessionSecret: string;
+  readonly now?: () => Date;
+}
+
+interface CachedKey {
+  readonly record: ApiKeyRecord | undefined;
+  readonly orgExists: boolean;
+  readonly fetchedAt: number;
+}
+
+/** Verifies credentials; one instance lives per warm container. */
+export class Authorizer {
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly lastTouch = new Map<string, number>();
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: AuthorizerDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Decides one request. Never throws for bad credentials; store failures propagate. */
+  async authorize(request: AuthRequest): Promise<AuthDecision> {
+    const bearer = bearerToken(request.authorization);
+    if (bearer !== undefined) return this.authorizeKey(bearer);
+    if (request.authorization !== undefined && request.authorization.trim() !== '') {
+      return { ok: false, reason: 'malformed Authorization header' };
+    }
+    const cookie = findSessionCookie(request.cookies);
+    if (cookie !== undefined) {
+      if (!request.sessionAllowed) return { ok: false, reason: 'session credentials are not accepted on this endpoint' };
+      const verdict = verifySessionToken(cookie, this.deps.sessionSecret, this.now());
+      if (!verdict.ok) return verdict;
+      if (!(await this.deps.orgs.get(verdict.claims.orgId))) return { ok: false, reason: 'session for unknown organization' };
+      return { ok: true, principal: { orgId: verdict.claims.orgId, authKind: 'session' } };
+    }
+    return { ok: false, reason: 'no credentials' };
+  }
+
+  /** Forgets cached keys (tests, and after an operator revokes a key in-process). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  private async authorizeKey(token: string): Promise<AuthDecision> {
+    const parsed = parseApiKey(token);
+    if (!parsed) return { ok: false, reason: 'malformed API key' };
+    const cached = await this.lookup(parsed.keyId);
+    const record = cached.record;
+    if (!record) return { ok: false, reason: 'unknown API key' };
+    if (!secretMatches(parsed.secret, record.secretHash)) return { ok: false, reason: 'wrong API key secret' };
+    if (record.revokedAt) return { ok: false, reason: 'revoked API key' };
+    if (!cached.orgExists) return { ok: false, reason: 'API key of unknown organization' };
+    await this.touch(record.keyId);
+    return { ok: true, principal: { orgId: record.orgId, authKind: 'key', keyId: record.keyId } };
+  }
+
+  private async lookup(keyId: string): Promise<CachedKey> {
+    const nowMs = this.now().getTime();
+    const hit = this.cache.get(keyId);
+    if (hit && nowMs - hit.fetchedAt < KEY_CACHE_TTL_MS) return hit;
+    const record = await this.deps.keys.get(keyId);
+    const orgExists = record ? (await this.deps.orgs.get(record.orgId)) !== undefined : false;
+    const entry = { record, orgExists, fetchedAt: nowMs };
+    this.cache.set(keyId, entry);
+    return entry;
+  }
+
+  private async touch(keyId: string): Promise<void> {
+    const now = this.now();
+    const last = this.lastTouch.get(keyId) ?? 0;
+    if (now.getTime() - last < TOUCH_INTERVAL_MS) return;
+    this.lastTouch.set(keyId, now.getTime());
+    await this.deps.keys.touch(keyId, now.toISOString());
+  }
+}
+
+/** Extracts the token of `Authorization: Bearer <token>` (scheme case-insensitive). */
+const bearerToken = (header: string | undefined): string | undefined => {
+  const match = header?.match(/^\s*Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+};

@@ -1,0 +1,30 @@
+/**
+ * @module principal
+ * Who is calling: the outcome of authorization, carried from the authorizer to the handlers in
+ * the API Gateway authorizer context (flat string values, as HTTP API contexts are).
+ */
+
+/** An authenticated caller. */
+export interface Principal {
+  readonly orgId: string;
+  readonly authKind: 'key' | 'session';
+  /** The API key used, when authKind is `key`. */
+  readonly keyId?: string;
+}
+
+/** What the authorizer puts in the gateway context. */
+export type AuthorizerContext = Record<string, string>;
+
+/** Encodes a decision into the authorizer context. */
+export const toAuthorizerContext = (decision: { ok: true; principal: Principal } | { ok: false; reason: string }): AuthorizerContext =>
+  decision.ok
+    ? { orgId: decision.principal.orgId, authKind: decision.principal.authKind, keyId: decision.principal.keyId ?? '' }
+    : { denied: decision.reason };
+
+/** Reads the principal back; undefined when the request was denied or the context is absent. */
+export const fromAuthorizerContext = (ctx: Record<string, unknown> | undefined): Principal | undefined => {
+  if (!ctx || typeof ctx.orgId !== 'string' || ctx.orgId === '') return undefined;
+  const authKind = ctx.authKind === 'session' ? 'session' : ctx.authKind === 'key' ? 'key' : undefined;
+  if (!authKind) return undefined;
+  return typeof ctx.keyId === 'string' && ctx.keyId !== '' ? { orgId: ctx.orgId, authKind, keyId: ctx.keyId } : { orgId: ctx.orgId, authKind };
+};

@@ -1,0 +1,39 @@
+/**
+ * @module observability
+ * One structured logger for the service, created once. It writes JSON lines (CloudWatch parses
+ * them) and never logs request headers or bodies, so credentials cannot leak into logs.
+ */
+import { getConfig } from './config.ts';
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Keys whose values are always replaced before logging, wherever they appear. */
+const SECRET_KEYS = /authorization|cookie|secret|token|password|apikey|api_key/i;
+
+const redact = (value: unknown, depth = 0): unknown => {
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1)]));
+};
+
+const write = (level: Level, message: string, fields?: Record<string, unknown>): void => {
+  let threshold: Level = 'info';
+  try {
+    threshold = getConfig().logLevel;
+  } catch {
+    // Configuration errors are reported by whoever reads config; logging must not throw.
+  }
+  if (ORDER[level] < ORDER[threshold]) return;
+  const line = JSON.stringify({ level, message, service: 'lakeline', time: new Date().toISOString(), ...(redact(fields ?? {}) as object) });
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
+};
+
+/** The service logger. */
+export const logger = {
+  debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => write('info', message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
+};

@@ -1,0 +1,116 @@
+/**
+ * @module openapi
+ * Builds the OpenAPI 3.1 document from the route table and the zod schemas, so the document
+ * cannot drift from what the handlers validate. Served at `GET /openapi.json` and written to
+ * `docs/openapi.json` by `npm run openapi`.
+ */
+import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { ZodType } from 'zod';
+import { ROUTES, type RouteDefinition } from './routes.ts';
+import { ErrorBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
+import { BatchResponse, EventsQuery, LineageAccepted, LineageEvent, StoredLineageEvent } from './schemas/lineage.ts';
+import {
+  LegacyQueryRequest,
+  LegacyQueryResponse,
+  PolarsRequest,
+  PolarsResponse,
+  Run,
+  RoutedQueryRequest,
+  SparkQueryRequest,
+  SparkQueryResponse,
+  TableDescription,
+  TableSummary,
+  UnifiedQueryResponse,
+} from './schemas/query.ts';
+import { z } from './schemas/zod.ts';
+
+/** The version of the interface (the contract's 1.0.0). */
+export const API_VERSION = '1.0.0';
+
+interface Operation {
+  readonly summary: string;
+  readonly body?: ZodType;
+  readonly query?: z.ZodObject;
+  readonly ok: ZodType;
+  /** Extra statuses this operation answers besides 200/401/500. */
+  readonly errors: readonly number[];
+}
+
+const OPERATIONS: Readonly<Record<string, Operation>> = {
+  PostLineage: { summary: 'Record an OpenLineage event', body: LineageEvent, ok: LineageAccepted, errors: [400, 413, 503] },
+  PostLineageBatch: { summary: 'Record a batch of OpenLineage events', body: z.array(LineageEvent), ok: BatchResponse, errors: [400, 413, 503] },
+  GetEvents: { summary: 'List stored lineage events', query: EventsQuery, ok: z.array(StoredLineageEvent), errors: [400] },
+  PostQuery: { summary: 'Routed query: parse, estimate, pick an engine, run', body: RoutedQueryRequest, ok: UnifiedQueryResponse, errors: [400, 402, 403] },
+  PostWarehouseQuery: { summary: 'Legacy DuckDB query (Pro plan)', body: LegacyQueryRequest, ok: LegacyQueryResponse, errors: [400, 403] },
+  PostWarehousePolars: { summary: 'Polars query or script in a sandbox', body: PolarsRequest, ok: PolarsResponse, errors: [400, 402, 403] },
+  PostSparkQuery: { summary: 'Managed Spark query into an output table', body: SparkQueryRequest, ok: SparkQueryResponse, errors: [400, 402, 403] },
+  GetRun: { summary: 'Poll a run', ok: Run, errors: [404] },
+  ListTables: { summary: 'List lake tables', query: z.object({ namespace: z.string().optional() }), ok: z.array(TableSummary), errors: [400] },
+  GetTable: { summary: 'Describe a lake table', ok: TableDescription, errors: [404] },
+  GetOpenApi: { summary: 'This document', ok: z.record(z.string(), z.unknown()), errors: [] },
+};
+
+const errorSchemaFor = (route: RouteDefinition, status: number): ZodType => {
+  if (route.errorStyle === 'routed') return RoutedErrorBody;
+  if (status === 500) return StatusBody;
+  if (route.errorStyle === 'polars' && status !== 401) return PolarsErrorBody;
+  return ErrorBody;
+};
+
+const DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid bearer token',
+  402: 'Metered compute needs a payment method; do not retry',
+  403: 'The plan does not allow this request; do not retry',
+  404: 'Not found',
+  413: 'Body too large',
+  500: 'Unexpected error',
+  501: 'Capability not available in this version',
+  503: 'A backing store is unavailable; retry later',
+};
+
+const toRouteConfig = (route: RouteDefinition): RouteConfig => {
+  const op = OPERATIONS[route.id];
+  if (!op) throw new Error(`openapi: no operation described for route ${route.id}`);
+  const statuses = route.auth === 'none' ? op.errors : [...op.errors, 401, 500];
+  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  return {
+    method: route.method.toLowerCase() as 'get' | 'post',
+    path: route.path,
+    operationId: route.id,
+    summary: op.summary,
+    ...(route.auth === 'none' ? { security: [] } : {}),
+    request: {
+      ...(op.body ? { body: { content: { 'application/json': { schema: op.body } }, required: true } } : {}),
+      ...(op.query ? { query: op.query } : {}),
+      ...(pathParams.length ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) } : {}),
+    },
+    responses: {
+      200: { description: 'OK', content: { 'application/json': { schema: op.ok } } },
+      ...Object.fromEntries(
+        [...new Set(statuses)].sort().map((s) => [s, { description: DESCRIPTIONS[s] ?? String(s), content: { 'application/json': { schema: errorSchemaFor(route, s) } } }]),
+      ),
+    },
+  };
+};
+
+/** Generates the document. Deterministic: the same code gives byte-identical JSON. */
+export const buildOpenApiDocument = (): Record<string, unknown> => {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key `ll_<keyId>_<secret>`. The routed, events and legacy endpoints also accept the `lakeline_session` cookie.',
+  });
+  for (const route of ROUTES) registry.registerPath(toRouteConfig(route));
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'lakeline',
+      version: API_VERSION,
+      description: 'Lineage ingestion (OpenLineage) and Iceberg lake queries.',
+    },
+    security: [{ bearer: [] }],
+  }) as unknown as Record<string, unknown>;
+};

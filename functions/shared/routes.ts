@@ -1,0 +1,163 @@
+/**
+ * @module routes
+ * The route table: every endpoint, its handler module, how callers authenticate and which tables
+ * its function may touch. The CDK app (`lib/api.ts`) and the local gateway (`local/gateway.ts`)
+ * both read this table, so a route exists in both profiles or in neither.
+ */
+import { EVENTS_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
+
+/** How a route authenticates callers. */
+export type RouteAuth =
+  /** Bearer API key only. */
+  | 'key'
+  /** Bearer API key, or the signed session cookie (routed, events and legacy endpoints). */
+  | 'key-or-session'
+  /** Public (the OpenAPI document). */
+  | 'none';
+
+/** The shape of error bodies a route answers with (the contract differs per endpoint). */
+export type ErrorStyle =
+  /** `{error}` for 4xx, `{status: 500}` for 500. */
+  | 'plain'
+  /** `{success: false, error}` for every error (the routed endpoint). */
+  | 'routed'
+  /** `{error, details}` for 4xx, `{status: 500}` for 500 (the polars endpoint). */
+  | 'polars';
+
+/** One endpoint. */
+export interface RouteDefinition {
+  /** Stable id: CDK construct id and log name. */
+  readonly id: string;
+  readonly method: 'GET' | 'POST';
+  /** API Gateway path, with `{param}` placeholders. */
+  readonly path: string;
+  /** Module under `functions/handlers/` (without extension) exporting `handler`. */
+  readonly handler: string;
+  readonly auth: RouteAuth;
+  readonly errorStyle: ErrorStyle;
+  /** Tables the function reads or writes; the CDK grants exactly these. */
+  readonly tables: readonly { readonly table: TableDefinition; readonly access: TableAccess }[];
+  /** Whether the function reads or writes the blob store (raw bodies of large events). */
+  readonly blobs?: TableAccess;
+  /** Function memory in MB. @default 512 */
+  readonly memoryMb?: number;
+  /** Function timeout in seconds. @default 29 (API Gateway's own limit) */
+  readonly timeoutSeconds?: number;
+}
+
+const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
+
+/** Every route of the API. */
+export const ROUTES: readonly RouteDefinition[] = [
+  {
+    id: 'PostLineage',
+    method: 'POST',
+    path: '/api/v1/lineage',
+    handler: 'post-lineage',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [{ table: EVENTS_TABLE, access: 'RW' }],
+    blobs: 'RW',
+  },
+  {
+    id: 'PostLineageBatch',
+    method: 'POST',
+    path: '/api/v1/lineage/batch',
+    handler: 'post-lineage-batch',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [{ table: EVENTS_TABLE, access: 'RW' }],
+    blobs: 'RW',
+  },
+  {
+    id: 'GetEvents',
+    method: 'GET',
+    path: '/api/v1/events',
+    handler: 'get-events',
+    auth: 'key-or-session',
+    errorStyle: 'plain',
+    tables: [{ table: EVENTS_TABLE, access: 'RO' }],
+    blobs: 'RO',
+  },
+  {
+    id: 'PostQuery',
+    method: 'POST',
+    path: '/api/v1/query',
+    handler: 'post-query',
+    auth: 'key-or-session',
+    errorStyle: 'routed',
+    tables: [orgsRead, { table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
+    memoryMb: 3008,
+  },
+  {
+    id: 'PostWarehouseQuery',
+    method: 'POST',
+    path: '/api/v1/warehouse/query',
+    handler: 'post-warehouse-query',
+    auth: 'key-or-session',
+    errorStyle: 'plain',
+    tables: [orgsRead, { table: EVENTS_TABLE, access: 'RW' }],
+    memoryMb: 3008,
+  },
+  {
+    id: 'PostWarehousePolars',
+    method: 'POST',
+    path: '/api/v1/warehouse/polars',
+    handler: 'post-warehouse-polars',
+    auth: 'key',
+    errorStyle: 'polars',
+    tables: [orgsRead],
+  },
+  {
+    id: 'PostSparkQuery',
+    method: 'POST',
+    path: '/api/v2/spark/query',
+    handler: 'post-spark-query',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [orgsRead, { table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
+  },
+  {
+    id: 'GetRun',
+    method: 'GET',
+    path: '/api/v1/runs/{run_id}',
+    handler: 'get-run',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [{ table: RUNS_TABLE, access: 'RO' }],
+  },
+  {
+    id: 'ListTables',
+    method: 'GET',
+    path: '/api/v1/tables',
+    handler: 'list-tables',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [],
+  },
+  {
+    id: 'GetTable',
+    method: 'GET',
+    path: '/api/v1/tables/{namespace}/{table}',
+    handler: 'get-table',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [],
+  },
+  {
+    id: 'GetOpenApi',
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'get-openapi',
+    auth: 'none',
+    errorStyle: 'plain',
+    tables: [],
+    memoryMb: 256,
+  },
+];
+
+/** The API Gateway route key of a route (`POST /api/v1/lineage`). */
+export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+/** Looks a route up by its API Gateway route key. */
+export const findRouteByKey = (key: string): RouteDefinition | undefined => ROUTES.find((r) => routeKey(r) === key);

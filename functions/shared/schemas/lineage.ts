@@ -1,0 +1,79 @@
+/**
+ * @module schemas/lineage
+ * Lineage endpoints: the event (validated in depth by the OpenLineage schema, see
+ * domain/lineage), the batch answer of OpenLineage.yml, the events query and the stored event.
+ */
+import { z } from './zod.ts';
+
+const RUN_STATES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
+
+/** The OpenLineage event as received: checked against the official JSON schema, passed on unchanged. */
+export const LineageEvent = z
+  .object({
+    eventTime: z.string(),
+    producer: z.string(),
+    schemaURL: z.string().optional(),
+    eventType: z.enum(RUN_STATES).optional(),
+    run: z.object({ runId: z.string().uuid(), facets: z.record(z.string(), z.unknown()).optional() }).optional(),
+    job: z.object({ namespace: z.string(), name: z.string(), facets: z.record(z.string(), z.unknown()).optional() }).optional(),
+    inputs: z.array(z.record(z.string(), z.unknown())).optional(),
+    outputs: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .passthrough()
+  .openapi('LineageEvent', { description: 'An OpenLineage RunEvent, DatasetEvent or JobEvent (https://openlineage.io/spec/2-0-2/OpenLineage.json).' });
+
+/** `{status: 200}`. */
+export const LineageAccepted = z.object({ status: z.number().int() }).openapi('LineageAccepted');
+
+/** Batch answer (OpenLineage.yml `BatchResponse`). */
+export const BatchResponse = z
+  .object({
+    status: z.enum(['success', 'partial_success', 'failure']),
+    summary: z.object({ received: z.number().int(), successful: z.number().int(), failed: z.number().int() }),
+    failed_events: z.array(z.object({ index: z.number().int(), reason: z.string(), retriable: z.boolean() })),
+  })
+  .openapi('BatchResponse');
+
+/** Query parameters of `GET /api/v1/events`. */
+export const EventsQuery = z
+  .object({
+    start: z.string().openapi({ description: 'UNIX epoch seconds; event_time >= start', example: '1700000000' }),
+    end: z.string().openapi({ description: 'UNIX epoch seconds; event_time < end', example: '1800000000' }),
+    sort_by: z.enum(['EVENT_TIME', 'EVENT_SIZE_IN_BYTES']).optional(),
+    order: z.enum(['ASC', 'DESC']).optional(),
+    run: z.string().uuid().optional(),
+    states: z.string().optional().openapi({ description: `comma-separated subset of ${RUN_STATES.join(', ')}` }),
+    namespace: z.string().optional().openapi({ description: 'case-insensitive substring of the job namespace' }),
+    job: z.string().optional().openapi({ description: 'case-insensitive substring of the job name' }),
+    integrations: z.string().optional().openapi({ description: 'comma-separated integration names' }),
+    limit: z.string().optional().openapi({ description: 'page size, 1..1000, default 30' }),
+    offset: z.string().optional().openapi({ description: 'rows to skip, default 0' }),
+  })
+  .openapi('EventsQuery');
+
+const DatasetId = z.object({ namespace: z.string(), name: z.string() });
+
+/** A stored lineage event. */
+export const StoredLineageEvent = z
+  .object({
+    id: z.string().uuid(),
+    run_id: z.string().nullable(),
+    run_state: z.enum(RUN_STATES),
+    received_at: z.string(),
+    job_name: z.string().nullable(),
+    job_namespace: z.string().nullable(),
+    event_time: z.string(),
+    event_schema: z.string(),
+    event_schema_version: z.string(),
+    event_size_in_bytes: z.number().int(),
+    event_raw: z.record(z.string(), z.unknown()),
+    produced_by: z.string(),
+    integration: z.string(),
+    integration_version: z.string(),
+    parent_run_id: z.string().nullable().optional(),
+    parent_job_namespace: z.string().nullable().optional(),
+    parent_job_name: z.string().nullable().optional(),
+    inputs: z.array(DatasetId),
+    outputs: z.array(DatasetId),
+  })
+  .openapi('StoredLineageEvent');

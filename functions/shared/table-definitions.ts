@@ -1,0 +1,118 @@
+/**
+ * @module table-definitions
+ * The one source of truth for every DynamoDB table: keys, GSIs and TTL. `lib/data.ts` turns these
+ * into CDK tables; the local profile creates the same tables in dynalite from the same objects.
+ */
+
+/** DynamoDB attribute types used in keys. */
+export type KeyType = 'S' | 'N';
+
+/** One key attribute. */
+export interface KeyAttribute {
+  readonly name: string;
+  readonly type: KeyType;
+}
+
+/** A global secondary index. */
+export interface IndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey?: KeyAttribute;
+  /** `KEYS_ONLY`, `ALL`, or the list of non-key attributes to project (`INCLUDE`). */
+  readonly projection: 'KEYS_ONLY' | 'ALL' | readonly string[];
+}
+
+/** A table, independent of how it is created. */
+export interface TableDefinition {
+  /** Logical id: the CDK construct id and the env var stem. */
+  readonly id: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey?: KeyAttribute;
+  readonly indexes: readonly IndexDefinition[];
+  /** Attribute holding an epoch-seconds expiry, when items expire. */
+  readonly ttlAttribute?: string;
+  /** Environment variable carrying the deployed table name into functions. */
+  readonly envName: string;
+}
+
+/** Organizations: plan, payment method, credit limit and metered usage. */
+export const ORGS_TABLE: TableDefinition = {
+  id: 'Orgs',
+  partitionKey: { name: 'orgId', type: 'S' },
+  indexes: [],
+  envName: 'LAKELINE_ORGS_TABLE',
+};
+
+/** API keys: only a hash of each secret is stored. */
+export const KEYS_TABLE: TableDefinition = {
+  id: 'ApiKeys',
+  partitionKey: { name: 'keyId', type: 'S' },
+  indexes: [
+    {
+      indexName: 'byOrg',
+      partitionKey: { name: 'orgId', type: 'S' },
+      sortKey: { name: 'createdAt', type: 'S' },
+      projection: 'ALL',
+    },
+  ],
+  envName: 'LAKELINE_KEYS_TABLE',
+};
+
+/**
+ * Lineage events. The base table is addressed by event id (idempotent puts); listing goes through
+ * sharded GSIs (see docs/decisions.md, "Event keys"). The attribute names here are the key names
+ * the event store writes.
+ */
+export const EVENTS_TABLE: TableDefinition = {
+  id: 'Events',
+  partitionKey: { name: 'pk', type: 'S' },
+  indexes: [
+    {
+      indexName: 'byTime',
+      partitionKey: { name: 'shardKey', type: 'S' },
+      sortKey: { name: 'timeKey', type: 'S' },
+      projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
+    },
+    {
+      indexName: 'bySize',
+      partitionKey: { name: 'shardKey', type: 'S' },
+      sortKey: { name: 'sizeKey', type: 'S' },
+      projection: ['eventTime', 'timeKey', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
+    },
+    {
+      indexName: 'byState',
+      partitionKey: { name: 'stateKey', type: 'S' },
+      sortKey: { name: 'timeKey', type: 'S' },
+      projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
+    },
+    {
+      indexName: 'byRun',
+      partitionKey: { name: 'runKey', type: 'S' },
+      sortKey: { name: 'timeKey', type: 'S' },
+      projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
+    },
+  ],
+  envName: 'LAKELINE_EVENTS_TABLE',
+};
+
+/** Runs of every engine (spark, bloom, routed batch runs). */
+export const RUNS_TABLE: TableDefinition = {
+  id: 'Runs',
+  partitionKey: { name: 'runId', type: 'S' },
+  indexes: [
+    {
+      indexName: 'byOrg',
+      partitionKey: { name: 'orgId', type: 'S' },
+      sortKey: { name: 'createdAt', type: 'S' },
+      projection: 'ALL',
+    },
+  ],
+  ttlAttribute: 'expiresAt',
+  envName: 'LAKELINE_RUNS_TABLE',
+};
+
+/** Every table the service uses. */
+export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE];
+
+/** Table access a function needs. */
+export type TableAccess = 'RO' | 'RW';

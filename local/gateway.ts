@@ -1,0 +1,202 @@
+/**
+ * @module gateway
+ * The local stand-in for API Gateway (HTTP API, payload 2.0): it matches the route table, builds
+ * the same events API Gateway builds, runs the real authorizer and then the real handler, and
+ * maps their results back to HTTP — including API Gateway's own answers (404 for no route, 403
+ * when an authorizer says no, 413 above 10 MB, 503 on integration timeout, 500 when a handler
+ * throws).
+ */
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  APIGatewayRequestAuthorizerEventV2,
+  APIGatewaySimpleAuthorizerWithContextResult,
+  Context,
+} from 'aws-lambda';
+import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+
+/** API Gateway's payload limit. */
+export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
+type Authorizer = LambdaHandler<APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult<Record<string, string>>>;
+type Handler = LambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | string | object>;
+
+/** How the gateway finds handler code: by module name under functions/handlers. */
+export type HandlerLoader = (module: string) => Promise<Handler>;
+
+interface CompiledRoute {
+  readonly route: RouteDefinition;
+  readonly pattern: RegExp;
+  readonly params: readonly string[];
+}
+
+const compile = (route: RouteDefinition): CompiledRoute => {
+  const params: string[] = [];
+  // Paths hold only literal segments and `{param}` placeholders; dots are the one regex character.
+  const source = route.path.replace(/\./g, '\\.').replace(/\{(\w+)\}/g, (_m, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}$`), params };
+};
+
+const lambdaContext = (name: string, timeoutMs: number): Context => {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+const readBody = (req: http.IncomingMessage): Promise<Buffer | 'too-large'> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_PAYLOAD_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_PAYLOAD_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+const isTextual = (headers: Record<string, string>): boolean => {
+  if (headers['content-encoding'] && headers['content-encoding'] !== 'identity') return false;
+  const type = headers['content-type'] ?? '';
+  return type === '' || /^(text\/|application\/(json|x-www-form-urlencoded|xml)|.*\+json)/i.test(type);
+};
+
+const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** Builds the gateway's request listener. */
+export const createGatewayListener = (loadHandler: HandlerLoader) => {
+  const compiled = ROUTES.map(compile);
+  const authorizerPromise = loadHandler('authorizer') as unknown as Promise<Authorizer>;
+
+  const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+    res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://local');
+      const method = (req.method ?? 'GET').toUpperCase();
+      const match = compiled.flatMap((c) => {
+        const m = c.route.method === method ? c.pattern.exec(url.pathname) : null;
+        return m ? [{ c, m }] : [];
+      })[0];
+      const body = await readBody(req);
+      if (!match) return send(res, 404, '{"message":"Not Found"}');
+      if (body === 'too-large') return send(res, 413, '{"message":"Request Entity Too Large"}');
+
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== 'cookie') headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+      const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).filter(Boolean);
+      const query: Record<string, string> = {};
+      for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+      const pathParameters = Object.fromEntries(match.c.params.map((p, i) => [p, decodeURIComponent(match.m[i + 1] ?? '')]));
+      const now = new Date();
+      const key = routeKey(match.c.route);
+      const requestContext = {
+        accountId: 'local',
+        apiId: 'local',
+        domainName: headers.host ?? 'localhost',
+        domainPrefix: 'localhost',
+        http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+        requestId: randomUUID(),
+        routeKey: key,
+        stage: '$default',
+        time: now.toUTCString(),
+        timeEpoch: now.getTime(),
+      };
+      const common = {
+        version: '2.0',
+        routeKey: key,
+        rawPath: url.pathname,
+        rawQueryString: url.search.slice(1),
+        ...(cookies.length ? { cookies } : {}),
+        headers,
+        ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+        ...(match.c.params.length ? { pathParameters } : {}),
+      };
+
+      let authorizerContext: Record<string, string> | undefined;
+      if (match.c.route.auth !== 'none') {
+        const authorizer = await authorizerPromise;
+        const decision = await authorizer(
+          { ...common, type: 'REQUEST', routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${url.pathname}`, identitySource: [], requestContext } as unknown as APIGatewayRequestAuthorizerEventV2,
+          lambdaContext('Authorizer', 10_000),
+        );
+        if (!decision.isAuthorized) return send(res, 403, '{"message":"Forbidden"}');
+        authorizerContext = decision.context;
+      }
+
+      const textual = isTextual(headers);
+      const event = {
+        ...common,
+        requestContext: { ...requestContext, ...(authorizerContext ? { authorizer: { lambda: authorizerContext } } : {}) },
+        ...(body.length ? { body: textual ? body.toString('utf8') : body.toString('base64') } : {}),
+        isBase64Encoded: body.length > 0 && !textual,
+      } as unknown as APIGatewayProxyEventV2;
+
+      const timeoutMs = (match.c.route.timeoutSeconds ?? 29) * 1000;
+      const handler = await loadHandler(match.c.route.handler);
+      let result: Awaited<ReturnType<Handler>> | 'timeout';
+      try {
+        result = await withTimeout(handler(event, lambdaContext(match.c.route.id, timeoutMs)), timeoutMs);
+      } catch (err) {
+        console.error(`handler ${match.c.route.id} threw`, err);
+        return send(res, 500, '{"message":"Internal Server Error"}');
+      }
+      if (result === 'timeout') return send(res, 503, '{"message":"Service Unavailable"}');
+      if (typeof result !== 'object' || result === null || !('statusCode' in result)) {
+        // Payload 2.0 inference: a bare value is a 200 JSON body.
+        return send(res, 200, typeof result === 'string' ? result : JSON.stringify(result));
+      }
+      const r = result as APIGatewayProxyStructuredResultV2;
+      const outHeaders: Record<string, string | string[]> = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k, String(v)]));
+      if (r.cookies?.length) outHeaders['set-cookie'] = r.cookies;
+      const payload = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8');
+      res.writeHead(r.statusCode ?? 200, { ...outHeaders, 'content-length': payload.length });
+      res.end(payload);
+    } catch (err) {
+      console.error('gateway error', err);
+      if (!res.headersSent) send(res, 500, '{"message":"Internal Server Error"}');
+    }
+  };
+};
+
+/** Loads handlers from functions/handlers, each once. */
+export const moduleHandlerLoader = (): HandlerLoader => {
+  const cache = new Map<string, Promise<Handler>>();
+  return (module) => {
+    let loaded = cache.get(module);
+    if (!loaded) {
+      loaded = import(`../functions/handlers/${module}.ts`).then((m: { handler: Handler }) => m.handler);
+      cache.set(module, loaded);
+    }
+    return loaded;
+  };
+};

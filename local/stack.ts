@@ -1,0 +1,96 @@
+/**
+ * @module stack
+ * Starts the whole local profile in this process: the gateway on 127.0.0.1, the local DynamoDB as
+ * a child process, the tables, and the demo organization with its API key. The same handlers and
+ * adapters as in AWS run here; only configuration differs.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseApiKey } from '#domain/auth/api-key';
+import { createKey, createOrg } from '#domain/orgs/manage';
+import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
+import { resetConfig } from '#shared/config';
+import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
+import { createGatewayListener, moduleHandlerLoader } from './gateway.ts';
+import { readLocalInfo, sessionSecretFor, writeLocalInfo, type LocalInfo } from './home.ts';
+
+/** Options of {@link startLocalStack}. */
+export interface LocalStackOptions {
+  readonly home: string;
+  readonly host?: string;
+  /** 0 picks a free port. @default 8080 */
+  readonly port?: number;
+}
+
+/** A running local stack. */
+export interface LocalStack extends LocalInfo {
+  readonly dynamodbEndpoint: string;
+  stop(): Promise<void>;
+}
+
+/** The port is taken: the caller reports it and exits non-zero. */
+export class PortInUseError extends Error {}
+
+const listen = (server: http.Server, host: string, port: number): Promise<number> =>
+  new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} on ${host} is already in use; choose another with LAKELINE_PORT or --port`) : err),
+    );
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+
+/** Reuses the demo org and key from a previous run when they still work, else creates them. */
+const seedDemo = async (home: string, baseUrl: string, endpoint: string): Promise<{ apiKey: string; orgId: string }> => {
+  const { orgStore, keyStore } = await import('#shared/container');
+  const previous = readLocalInfo(home);
+  const parsed = previous ? parseApiKey(previous.apiKey) : undefined;
+  if (previous && parsed) {
+    const key = await keyStore().get(parsed.keyId);
+    if (key && !key.revokedAt && (await orgStore().get(previous.orgId))) return { apiKey: previous.apiKey, orgId: previous.orgId };
+  }
+  const org = await createOrg(orgStore(), { name: 'Demo', plan: 'pro', paymentMethod: true });
+  const { token } = await createKey(orgStore(), keyStore(), org.orgId, 'demo');
+  writeLocalInfo(home, { baseUrl, apiKey: token, orgId: org.orgId, dynamodbEndpoint: endpoint });
+  return { apiKey: token, orgId: org.orgId };
+};
+
+/** Starts the local stack. The port is bound first, so a taken port fails before anything starts. */
+export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
+  const host = options.host ?? '127.0.0.1';
+  const server = http.createServer();
+  server.keepAliveTimeout = 65_000;
+  const port = await listen(server, host, options.port ?? 8080);
+  const baseUrl = `http://${host}:${port}`;
+  let dynamo: LocalDynamo | undefined;
+  try {
+    dynamo = await startLocalDynamo(options.home);
+    process.env[PROFILE_ENV] = 'local';
+    process.env[HOME_ENV] = options.home;
+    process.env[DYNAMODB_ENDPOINT_ENV] = dynamo.endpoint;
+    process.env[SESSION_SECRET_ENV] = sessionSecretFor(options.home);
+    resetConfig();
+    const { apiKey, orgId } = await seedDemo(options.home, baseUrl, dynamo.endpoint);
+    writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
+    server.on('request', createGatewayListener(moduleHandlerLoader()));
+    const running = dynamo;
+    return {
+      baseUrl,
+      apiKey,
+      orgId,
+      dynamodbEndpoint: running.endpoint,
+      stop: async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await running.stop();
+        // The store is gone: scripts must not find a stale endpoint.
+        writeLocalInfo(options.home, { baseUrl, apiKey, orgId });
+      },
+    };
+  } catch (err) {
+    server.close();
+    await dynamo?.stop();
+    throw err;
+  }
+};

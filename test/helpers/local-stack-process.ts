@@ -1,0 +1,62 @@
+/**
+ * @module local-stack-process
+ * Runs `local/main.ts` as a child process — exactly what `npm run local` runs — on a free port with
+ * its own state directory, for the HTTP suites and the restart tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Connection details of a running local stack. */
+export interface StackInfo {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly orgId: string;
+  readonly home: string;
+  readonly dynamodbEndpoint: string;
+}
+
+/** A local stack child process. */
+export interface StackProcess extends StackInfo {
+  readonly child: ChildProcess;
+  /** Sends SIGINT (Ctrl-C) and waits for a clean exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A fresh temporary state directory. */
+export const tempHome = (label = 'stack'): string => mkdtempSync(path.join(tmpdir(), `lakeline-${label}-`));
+
+/** Starts `tsx local/main.ts --port <port> --home <home>`; resolves once it printed its base URL. */
+export const startStackProcess = (home: string, port = 0, extraEnv: Record<string, string> = {}): Promise<StackProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--port', String(port), '--home', home], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LAKELINE_LOG_LEVEL: 'warn', ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('base URL:')) {
+        const info = JSON.parse(readFileSync(path.join(home, 'local.json'), 'utf8')) as StackInfo;
+        resolve({
+          ...info,
+          home,
+          child,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill('SIGINT');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`local stack exited with ${code}: ${err || out}`)));
+  });

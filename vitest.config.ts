@@ -1,0 +1,13 @@
+// Test runner configuration. The HTTP suites share one local stack started in globalSetup.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    globalSetup: ['test/helpers/global-setup.ts'],
+    reporters: ['default'],
+  },
+});
