@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseApiKey } from '#domain/auth/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
-import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
+import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
 import { resetConfig } from '#shared/config';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createGatewayListener, moduleHandlerLoader } from './gateway.ts';
@@ -54,6 +54,14 @@ const seedDemo = async (home: string, baseUrl: string, endpoint: string): Promis
   return { apiKey: token, orgId: org.orgId };
 };
 
+/** Loads TPC-H SF 0.01 into the demo org on first start (LAKELINE_DEMO_DATA=0 skips it). */
+const loadDemoData = async (orgId: string): Promise<void> => {
+  if (process.env[DEMO_DATA_ENV] === '0') return;
+  const { catalog, lakeWriter } = await import('#shared/container');
+  if ((await catalog().listTables(orgId, 'tpch')).length >= 8) return;
+  await lakeWriter().demoLoad(orgId, 0.01, 'tpch');
+};
+
 /** Starts the local stack. The port is bound first, so a taken port fails before anything starts. */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const host = options.host ?? '127.0.0.1';
@@ -70,6 +78,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     process.env[SESSION_SECRET_ENV] = sessionSecretFor(options.home);
     resetConfig();
     const { apiKey, orgId } = await seedDemo(options.home, baseUrl, dynamo.endpoint);
+    await loadDemoData(orgId);
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
     server.on('request', createGatewayListener(moduleHandlerLoader()));
     const running = dynamo;

@@ -1,8 +1,13 @@
 /**
  * @module get-table
- * The lake catalog (GET /api/v1/tables/{namespace}/{table}): answers 501 until that capability is built (see docs/decisions.md, "Unbuilt routes").
+ * `GET /api/v1/tables/{namespace}/{table}`: schema, partition spec, snapshot, size and history.
  */
-import { notBuiltHandler } from '#shared/not-built';
+import { getTable } from '#domain/lake/tables';
+import { catalog, lakeStorage } from '#shared/container';
+import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
-export const handler = notBuiltHandler('GetTable', 'The lake catalog');
+export const handler = httpHandler('GetTable', async ({ principal, pathParameters }) => ({
+  statusCode: 200,
+  body: await getTable(catalog(), lakeStorage(), principal.orgId, { namespace: pathParameters.namespace ?? '', table: pathParameters.table ?? '' }),
+}));

@@ -1,8 +1,13 @@
 /**
  * @module list-tables
- * The lake catalog (GET /api/v1/tables): answers 501 until that capability is built (see docs/decisions.md, "Unbuilt routes").
+ * `GET /api/v1/tables?namespace=`: the caller's lake tables.
  */
-import { notBuiltHandler } from '#shared/not-built';
+import { listTables } from '#domain/lake/tables';
+import { catalog } from '#shared/container';
+import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
-export const handler = notBuiltHandler('ListTables', 'The lake catalog');
+export const handler = httpHandler('ListTables', async ({ principal, query }) => ({
+  statusCode: 200,
+  body: await listTables(catalog(), principal.orgId, query.namespace === undefined || query.namespace === '' ? undefined : query.namespace),
+}));

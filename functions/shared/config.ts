@@ -5,7 +5,21 @@
  */
 import path from 'node:path';
 import { ALL_TABLES, type TableDefinition } from './table-definitions.ts';
-import { BLOB_BUCKET_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV, SESSION_SECRET_ENV } from './env-names.ts';
+import { fileURLToPath } from 'node:url';
+import {
+  AUTH_CACHE_TTL_ENV,
+  BLOB_BUCKET_ENV,
+  DUCKDB_EXTENSION_DIR_ENV,
+  DYNAMODB_ENDPOINT_ENV,
+  HOME_ENV,
+  LAKE_WRITER_FUNCTION_ENV,
+  LOG_LEVEL_ENV,
+  PROFILE_ENV,
+  PYTHON_ENV,
+  SESSION_SECRET_ARN_ENV,
+  SESSION_SECRET_ENV,
+  WAREHOUSE_URI_ENV,
+} from './env-names.ts';
 
 /** Which set of adapters to build. */
 export type Profile = 'aws' | 'local';
@@ -25,8 +39,29 @@ export interface Config {
   readonly sessionSecretArn?: string;
   /** Local: the session signing key itself. */
   readonly sessionSecret?: string;
+  /** How long the authorizer trusts a fetched key record; unset means the authorizer's default. */
+  readonly authCacheTtlMs?: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The lake: where table data lives and how to reach the catalog and the lake writer. */
+  readonly lake: LakeConfig;
 }
+
+/** Lake settings. */
+export interface LakeConfig {
+  /** Directory of the DuckDB extension files. */
+  readonly duckdbExtensionDir: string;
+  /** Local: the SQLite catalog file (Iceberg JDBC layout). */
+  readonly catalogFile?: string;
+  /** Warehouse root: a directory locally, `s3://…` in AWS. */
+  readonly warehouse?: string;
+  /** Local: Python interpreter running the lake writer. */
+  readonly pythonBin?: string;
+  /** AWS: name of the lake writer Lambda. */
+  readonly lakeWriterFunction?: string;
+}
+
+/** The repository root (local profile: the lake writer and the venv live there). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,20 +77,35 @@ const required = (env: Env, name: string): string => {
   return value;
 };
 
+const optionalMilliseconds = (env: Env, name: string): number | undefined => {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms)) throw new Error(`configuration: ${name} must be a whole number of milliseconds, not ${value}`);
+  return ms;
+};
+
 /** Reads configuration from an environment (process.env by default). */
 export const loadConfig = (env: Env = process.env): Config => {
   const profile = (env[PROFILE_ENV] ?? 'local') as Profile;
   if (profile !== 'aws' && profile !== 'local') throw new Error(`configuration: ${PROFILE_ENV} must be aws or local, not ${profile}`);
   const logLevel = (env[LOG_LEVEL_ENV] ?? 'info') as Config['logLevel'];
   const home = path.resolve(env[HOME_ENV] ?? '.lakeline');
+  const authCacheTtlMs = optionalMilliseconds(env, AUTH_CACHE_TTL_ENV);
+  const shared = { home, logLevel, ...(authCacheTtlMs === undefined ? {} : { authCacheTtlMs }) };
   if (profile === 'aws') {
+    const lake: LakeConfig = {
+      duckdbExtensionDir: env[DUCKDB_EXTENSION_DIR_ENV] ?? '/opt/duckdb-extensions',
+      ...(env[WAREHOUSE_URI_ENV] ? { warehouse: env[WAREHOUSE_URI_ENV] } : {}),
+      ...(env[LAKE_WRITER_FUNCTION_ENV] ? { lakeWriterFunction: env[LAKE_WRITER_FUNCTION_ENV] } : {}),
+    };
     // Functions get only the tables they are granted; the others stay absent.
     const tableNames = Object.fromEntries(ALL_TABLES.flatMap((t) => (env[t.envName] ? [[t.id, env[t.envName] as string]] : [])));
     return {
       profile,
       tableNames,
-      home,
-      logLevel,
+      ...shared,
+      lake,
       ...(env[BLOB_BUCKET_ENV] ? { blobBucket: env[BLOB_BUCKET_ENV] } : {}),
       ...(env[SESSION_SECRET_ARN_ENV] ? { sessionSecretArn: env[SESSION_SECRET_ARN_ENV] } : {}),
     };
@@ -64,9 +114,14 @@ export const loadConfig = (env: Env = process.env): Config => {
   return {
     profile,
     tableNames,
-    home,
-    logLevel,
+    ...shared,
     dynamodbEndpoint: required(env, DYNAMODB_ENDPOINT_ENV),
+    lake: {
+      duckdbExtensionDir: env[DUCKDB_EXTENSION_DIR_ENV] ?? path.join(REPO_ROOT, '.lakeline', 'duckdb-extensions'),
+      catalogFile: path.join(home, 'catalog.db'),
+      warehouse: path.join(home, 'warehouse'),
+      pythonBin: env[PYTHON_ENV] ?? path.join(REPO_ROOT, '.lakeline', 'venv', 'bin', 'python'),
+    },
     ...(env[SESSION_SECRET_ENV] ? { sessionSecret: env[SESSION_SECRET_ENV] } : {}),
   };
 };

@@ -16,5 +16,20 @@ export const BLOB_BUCKET_ENV = 'LAKELINE_BLOB_BUCKET';
 export const SESSION_SECRET_ARN_ENV = 'LAKELINE_SESSION_SECRET_ARN';
 /** Local profile: the session signing secret itself (read from `.lakeline/session-secret`). */
 export const SESSION_SECRET_ENV = 'LAKELINE_SESSION_SECRET';
+/**
+ * Milliseconds the authorizer trusts a fetched API key record (default 30000). It bounds how long a
+ * revoked key keeps working in a warm container; tests set 0 to see revocations at once.
+ */
+export const AUTH_CACHE_TTL_ENV = 'LAKELINE_AUTH_CACHE_TTL_MS';
 /** Log level for the structured logger. */
 export const LOG_LEVEL_ENV = 'LAKELINE_LOG_LEVEL';
+/** Directory holding the DuckDB extension files (`iceberg.duckdb_extension`, ...). */
+export const DUCKDB_EXTENSION_DIR_ENV = 'LAKELINE_DUCKDB_EXTENSION_DIR';
+/** AWS: the warehouse root (`s3://bucket/warehouse`). */
+export const WAREHOUSE_URI_ENV = 'LAKELINE_WAREHOUSE_URI';
+/** AWS: the lake writer Lambda's name. */
+export const LAKE_WRITER_FUNCTION_ENV = 'LAKELINE_LAKE_WRITER_FUNCTION';
+/** Local: the Python interpreter of the lake writer (the project venv by default). */
+export const PYTHON_ENV = 'LAKELINE_PYTHON_BIN';
+/** Local: set to `0` to skip loading the TPC-H demo data on first start. */
+export const DEMO_DATA_ENV = 'LAKELINE_DEMO_DATA';

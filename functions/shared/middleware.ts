@@ -39,7 +39,11 @@ const routeById = (id: string): RouteDefinition => {
 
 /**
  * Wraps a handler body for a route. Authentication is enforced here for every route whose auth is
- * not `none`, before the body runs: a body can never see a request without a principal.
+ * not `none`, before the body runs: a body can never see a request without a principal, nor a
+ * session principal on a route that takes API keys only.
+ *
+ * @param routeId - the route's id in ROUTES (throws at module load when unknown)
+ * @param body - the handler's work; returns the response, throws DomainErrors for 4xx
  */
 export const httpHandler = (routeId: string, body: (request: ApiRequest) => Promise<HttpResult>) => {
   const route = routeById(routeId);
@@ -57,6 +61,11 @@ export const httpHandler = (routeId: string, body: (request: ApiRequest) => Prom
       const principal = fromAuthorizerContext(event.requestContext?.authorizer?.lambda);
       if (!principal && route.auth !== 'none') {
         throw new UnauthorizedError(event.requestContext?.authorizer?.lambda?.denied ?? 'no authorizer context');
+      }
+      // The authorizer already refuses cookies on key-only routes; checking again here keeps that
+      // rule true even if the authorizer and the route table ever disagree.
+      if (principal?.authKind === 'session' && route.auth === 'key') {
+        throw new UnauthorizedError('session credentials are not accepted on this endpoint');
       }
       const result = await body({
         event,

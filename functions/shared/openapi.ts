@@ -114,3 +114,6 @@ export const buildOpenApiDocument = (): Record<string, unknown> => {
     security: [{ bearer: [] }],
   }) as unknown as Record<string, unknown>;
 };
+
+/** The committed form of the document (`docs/openapi.json`): two-space indented, final newline. */
+export const renderOpenApiDocument = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

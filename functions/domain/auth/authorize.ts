@@ -3,17 +3,23 @@
  * The authorizer's use case: turn a bearer token or session cookie into a {@link Principal}.
  * Verified keys are cached per warm container for a short time, because the gateway's own result
  * cache cannot be used (see docs/decisions.md, "Authorizer"); revocation therefore takes effect
- * within {@link KEY_CACHE_TTL_MS}.
+ * within the cache lifetime ({@link KEY_CACHE_TTL_MS} unless configured otherwise).
  */
 import type { KeyStore, OrgStore, ApiKeyRecord } from '../orgs/org.ts';
 import { parseApiKey, secretMatches } from './api-key.ts';
 import type { Principal } from './principal.ts';
 import { findSessionCookie, verifySessionToken } from './session.ts';
 
-/** How long a fetched key record is trusted before it is read again. */
+/** How long a fetched key record is trusted before it is read again, unless configured otherwise. */
 export const KEY_CACHE_TTL_MS = 30_000;
 /** Last-used time is written at most this often per key, so authorization stays read-mostly. */
 export const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * Most key records one container remembers. Unknown key ids are cached too (so a flood of one bad
+ * key costs one read per TTL), which makes the bound necessary: random well-formed ids must not
+ * grow a warm container's memory without limit.
+ */
+export const MAX_CACHED_KEYS = 10_000;
 
 /** What the authorizer sees of a request. */
 export interface AuthRequest {
@@ -23,6 +29,7 @@ export interface AuthRequest {
   readonly sessionAllowed: boolean;
 }
 
+/** The outcome for one request: a principal, or why there is none (logged, never shown to callers). */
 export type AuthDecision = { ok: true; principal: Principal } | { ok: false; reason: string };
 
 /** Dependencies of {@link Authorizer}. */
@@ -31,6 +38,12 @@ export interface AuthorizerDeps {
   readonly orgs: OrgStore;
   /** Secret that signs session cookies. */
   readonly sessionSecret: string;
+  /**
+   * How long a fetched key record is trusted; the upper bound on how long a revoked key keeps
+   * working in a warm container. 0 reads the store on every request.
+   * @default KEY_CACHE_TTL_MS
+   */
+  readonly keyCacheTtlMs?: number;
   readonly now?: () => Date;
 }
 
@@ -45,9 +58,12 @@ export class Authorizer {
   private readonly cache = new Map<string, CachedKey>();
   private readonly lastTouch = new Map<string, number>();
   private readonly now: () => Date;
+  private readonly keyCacheTtlMs: number;
 
   constructor(private readonly deps: AuthorizerDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.keyCacheTtlMs = deps.keyCacheTtlMs ?? KEY_CACHE_TTL_MS;
+    if (!Number.isFinite(this.keyCacheTtlMs) || this.keyCacheTtlMs < 0) throw new Error(`keyCacheTtlMs must be a non-negative number, not ${this.keyCacheTtlMs}`);
   }
 
   /** Decides one request. Never throws for bad credentials; store failures propagate. */
@@ -89,10 +105,13 @@ export class Authorizer {
   private async lookup(keyId: string): Promise<CachedKey> {
     const nowMs = this.now().getTime();
     const hit = this.cache.get(keyId);
-    if (hit && nowMs - hit.fetchedAt < KEY_CACHE_TTL_MS) return hit;
+    if (hit && nowMs - hit.fetchedAt < this.keyCacheTtlMs) return hit;
     const record = await this.deps.keys.get(keyId);
     const orgExists = record ? (await this.deps.orgs.get(record.orgId)) !== undefined : false;
     const entry = { record, orgExists, fetchedAt: nowMs };
+    // Re-inserting keeps the Map in fetch order, so the first entry is always the stalest one.
+    this.cache.delete(keyId);
+    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(keyId, entry);
     return entry;
   }
@@ -102,7 +121,13 @@ export class Authorizer {
     const last = this.lastTouch.get(keyId) ?? 0;
     if (now.getTime() - last < TOUCH_INTERVAL_MS) return;
     this.lastTouch.set(keyId, now.getTime());
-    await this.deps.keys.touch(keyId, now.toISOString());
+    try {
+      await this.deps.keys.touch(keyId, now.toISOString());
+    } catch {
+      // Last-used time is bookkeeping: a throttled or failed write must not turn a valid key into
+      // a 500. Forget the attempt so the next request writes it again.
+      this.lastTouch.delete(keyId);
+    }
   }
 }
 

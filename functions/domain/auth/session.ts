@@ -11,6 +11,8 @@ export const SESSION_COOKIE = 'lakeline_session';
 
 /** Default session lifetime. */
 export const DEFAULT_SESSION_TTL_SECONDS = 8 * 3600;
+/** Longest session that can be issued: nothing is stored, so expiry is the only way a session ends. */
+export const MAX_SESSION_TTL_SECONDS = 7 * 24 * 3600;
 
 /** What a session asserts. */
 export interface SessionClaims {

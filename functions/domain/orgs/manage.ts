@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashSecret } from '../auth/api-key.ts';
-import { createSessionToken } from '../auth/session.ts';
+import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS } from '../auth/session.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ApiKeyRecord, KeyStore, Org, OrgStore } from './org.ts';
 import { PLANS, PLAN_NAMES, type PlanName } from './plans.ts';
@@ -19,14 +19,34 @@ export interface CreateOrgInput {
   readonly orgId?: string;
 }
 
+/** Longest org or key name; names are labels for operators, not documents. */
+export const MAX_NAME_LENGTH = 200;
+
+const checkName = (name: string): string => {
+  const trimmed = name.trim();
+  if (!trimmed) throw new ValidationError('name: must not be empty');
+  if (trimmed.length > MAX_NAME_LENGTH) throw new ValidationError(`name: must be at most ${MAX_NAME_LENGTH} characters`);
+  return trimmed;
+};
+
+const checkPlan = (plan: string): PlanName => {
+  if (!(PLAN_NAMES as readonly string[]).includes(plan)) throw new ValidationError(`plan: must be one of ${PLAN_NAMES.join(', ')}`);
+  return plan as PlanName;
+};
+
+const checkCreditLimit = (usd: number): number => {
+  if (!Number.isFinite(usd) || usd < 0) throw new ValidationError('creditLimitUsd: must be a non-negative number of USD');
+  return usd;
+};
+
 /** Creates an organization with its plan's defaults. */
 export const createOrg = async (orgs: OrgStore, input: CreateOrgInput, now = new Date()): Promise<Org> => {
-  const plan = input.plan ?? 'free';
-  if (!PLAN_NAMES.includes(plan)) throw new ValidationError(`plan: must be one of ${PLAN_NAMES.join(', ')}`);
-  if (!input.name.trim()) throw new ValidationError('name: must not be empty');
+  const plan = checkPlan(input.plan ?? 'free');
+  const name = checkName(input.name);
+  if (input.creditLimitUsd !== undefined) checkCreditLimit(input.creditLimitUsd);
   const org: Org = {
     orgId: input.orgId ?? randomUUID(),
-    name: input.name.trim(),
+    name,
     plan,
     paymentMethod: input.paymentMethod ?? false,
     creditLimitUsd: input.creditLimitUsd ?? PLANS[plan].defaultCreditLimitUsd,
@@ -38,6 +58,25 @@ export const createOrg = async (orgs: OrgStore, input: CreateOrgInput, now = new
   return org;
 };
 
+/** Changes an operator may make to an org (`lakeline orgs update`). */
+export interface UpdateOrgInput {
+  readonly name?: string;
+  readonly plan?: PlanName;
+  readonly paymentMethod?: boolean;
+  readonly creditLimitUsd?: number;
+}
+
+/** Changes an org's plan, payment method, credit limit or name; fails with NotFoundError when unknown. */
+export const updateOrg = async (orgs: OrgStore, orgId: string, input: UpdateOrgInput): Promise<Org> => {
+  // Validate everything before writing anything, so a bad flag changes nothing.
+  return orgs.update(orgId, {
+    ...(input.name === undefined ? {} : { name: checkName(input.name) }),
+    ...(input.plan === undefined ? {} : { plan: checkPlan(input.plan) }),
+    ...(input.paymentMethod === undefined ? {} : { paymentMethod: input.paymentMethod }),
+    ...(input.creditLimitUsd === undefined ? {} : { creditLimitUsd: checkCreditLimit(input.creditLimitUsd) }),
+  });
+};
+
 /** Creates an API key for an org; the returned token is the only time the secret is visible. */
 export const createKey = async (
   orgs: OrgStore,
@@ -46,12 +85,13 @@ export const createKey = async (
   name = 'default',
   now = new Date(),
 ): Promise<{ record: ApiKeyRecord; token: string }> => {
+  const keyName = checkName(name);
   if (!(await orgs.get(orgId))) throw new NotFoundError(`organization ${orgId} does not exist`);
   const generated = generateApiKey();
   const record: ApiKeyRecord = {
     keyId: generated.keyId,
     orgId,
-    name,
+    name: keyName,
     secretHash: hashSecret(generated.secret),
     createdAt: now.toISOString(),
   };
@@ -59,14 +99,44 @@ export const createKey = async (
   return { record, token: generated.token };
 };
 
+/** Lists an org's keys as operators see them (no hashes), oldest first; NotFoundError for an unknown org. */
+export const listKeys = async (orgs: OrgStore, keys: KeyStore, orgId: string): Promise<VisibleApiKey[]> => {
+  if (!(await orgs.get(orgId))) throw new NotFoundError(`organization ${orgId} does not exist`);
+  const records = await keys.listByOrg(orgId);
+  return records.map(describeKey).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
+};
+
+/**
+ * Revokes a key (idempotent: the first revocation time is kept) and returns it as operators see it.
+ * Warm authorizers may accept it until their key cache expires (see authorize.ts).
+ */
+export const revokeKey = async (keys: KeyStore, keyId: string, now = new Date()): Promise<VisibleApiKey> => {
+  await keys.revoke(keyId, now.toISOString());
+  const record = await keys.get(keyId);
+  if (!record) throw new NotFoundError(`API key ${keyId} does not exist`);
+  return describeKey(record);
+};
+
 /** Creates a session cookie value for an org. */
-export const createSession = async (orgs: OrgStore, orgId: string, secret: string, ttlSeconds?: number, now = new Date()): Promise<string> => {
+export const createSession = async (
+  orgs: OrgStore,
+  orgId: string,
+  secret: string,
+  ttlSeconds = DEFAULT_SESSION_TTL_SECONDS,
+  now = new Date(),
+): Promise<string> => {
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_SESSION_TTL_SECONDS) {
+    throw new ValidationError(`ttl: must be a whole number of seconds between 1 and ${MAX_SESSION_TTL_SECONDS}`);
+  }
   if (!(await orgs.get(orgId))) throw new NotFoundError(`organization ${orgId} does not exist`);
   return createSessionToken(orgId, secret, now, ttlSeconds);
 };
 
+/** An API key as operators see it: everything but the hash. */
+export type VisibleApiKey = Omit<ApiKeyRecord, 'secretHash'>;
+
 /** A key as shown to operators: never the hash. */
-export const describeKey = (k: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash'> => {
+export const describeKey = (k: ApiKeyRecord): VisibleApiKey => {
   const { secretHash: _hidden, ...visible } = k;
   return visible;
 };

@@ -165,13 +165,26 @@ export const TableDescription = z
   .object({
     namespace: z.string(),
     name: z.string(),
+    location: z.string(),
+    format_version: z.number().int(),
     schema: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.string(), required: z.boolean() })),
-    partition_spec: z.array(z.record(z.string(), z.unknown())),
+    partition_spec: z.array(
+      z.object({ source_id: z.number().int(), field_id: z.number().int(), name: z.string(), transform: z.string(), source_column: z.string().nullable() }),
+    ),
     current_snapshot_id: z.string().nullable(),
     current_snapshot_time: z.string().nullable(),
     size_bytes: z.string(),
     record_count: z.string(),
     data_file_count: z.number().int(),
-    snapshots: z.array(z.record(z.string(), z.unknown())),
+    delete_file_count: z.number().int(),
+    snapshots: z.array(
+      z.object({
+        snapshot_id: z.string(),
+        parent_snapshot_id: z.string().nullable(),
+        timestamp: z.string(),
+        operation: z.string().nullable(),
+        summary: z.record(z.string(), z.string()),
+      }),
+    ),
   })
   .openapi('TableDescription');

@@ -1,0 +1,49 @@
+/**
+ * @module catalog
+ * Ports of the lake: the catalog that maps an org's table names to Iceberg metadata files, the
+ * storage those files live in, and the lake writer through which every write goes.
+ */
+import type { TableName } from './names.ts';
+
+/** A table the catalog knows, with its current metadata file. */
+export interface CatalogTable extends TableName {
+  /** Location of the current `*.metadata.json` (a `file://` or `s3://` URI). */
+  readonly metadataLocation: string;
+}
+
+/** Port: an org's view of the Iceberg catalog. */
+export interface Catalog {
+  /** The org's tables, optionally of one namespace, sorted by namespace then name. */
+  listTables(orgId: string, namespace?: string): Promise<CatalogTable[]>;
+  /** One table, or undefined when the org has no such table. */
+  loadTable(orgId: string, name: TableName): Promise<CatalogTable | undefined>;
+}
+
+/** Port: reads files of the lake (metadata JSON). */
+export interface LakeStorage {
+  readText(uri: string): Promise<string>;
+}
+
+/** A write request for the lake writer: Parquet files an engine produced, landed in a table. */
+export interface LakeWrite extends TableName {
+  readonly orgId: string;
+  readonly parquet: readonly string[];
+  readonly mode: 'overwrite' | 'append';
+}
+
+/** What a write produced. */
+export interface LakeWriteResult {
+  readonly table: string;
+  readonly rowsWritten: number;
+  readonly mode: 'overwrite' | 'append';
+  readonly snapshotId: string | null;
+  readonly metadataLocation: string;
+}
+
+/** Port: the lake writer (pyiceberg), a subprocess locally and a Python Lambda in AWS. */
+export interface LakeWriter {
+  write(request: LakeWrite): Promise<LakeWriteResult>;
+  drop(orgId: string, name: TableName): Promise<boolean>;
+  /** Writes the TPC-H tables at a scale factor into a namespace. */
+  demoLoad(orgId: string, scale: number, namespace?: string): Promise<Record<string, number>>;
+}
