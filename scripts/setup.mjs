@@ -32,7 +32,8 @@ const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, stdio
 const setupNode = () => {
   const lock = path.join(root, 'package-lock.json');
   const stamp = path.join(root, 'node_modules', '.lakeline-lock-hash');
-  const hash = hashFiles([lock, path.join(root, 'package.json')]);
+  // The lock file alone decides: script edits in package.json need no reinstall.
+  const hash = hashFiles([lock]);
   if (upToDate(stamp, hash)) return;
   log('installing node_modules (npm ci)…');
   run('npm', ['ci', '--no-audit', '--no-fund']);

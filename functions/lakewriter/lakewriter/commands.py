@@ -94,7 +94,7 @@ def demo_load(request: dict[str, Any]) -> dict[str, Any]:
     con.execute(f"CALL dbgen(sf={scale})")
     written = {}
     for name in TPCH_TABLES:
-        data = con.execute(f"SELECT * FROM {name}").fetch_arrow_table()
+        data = con.execute(f"SELECT * FROM {name}").to_arrow_table()
         written[name] = _land(lake, namespace, name, data, "overwrite")["rows_written"]
     return {"namespace": namespace, "scale": scale, "tables": written}
 

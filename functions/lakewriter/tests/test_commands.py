@@ -1,0 +1,97 @@
+"""The lake writer's commands against a real SQL catalog in SQLite in a temporary home."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from lakewriter.catalogs import OrgLake, catalog_name_for_org
+from lakewriter.commands import run
+
+ORG_A = "aaaaaaaa-0000-0000-0000-000000000001"
+ORG_B = "bbbbbbbb-0000-0000-0000-000000000002"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("LAKELINE_PROFILE", "local")
+    monkeypatch.setenv("LAKELINE_HOME", str(tmp_path))
+    return tmp_path
+
+
+def parquet(tmp_path: Path, name: str, rows: dict) -> str:
+    path = tmp_path / f"{name}.parquet"
+    pq.write_table(pa.table(rows), path)
+    return str(path)
+
+
+def test_write_creates_table_then_overwrite_replaces_and_append_adds(tmp_path):
+    first = parquet(tmp_path, "a", {"id": [1, 2, 3]})
+    second = parquet(tmp_path, "b", {"id": [10, 20]})
+
+    created = run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [first], "mode": "overwrite"})
+    appended = run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [second], "mode": "append"})
+    overwritten = run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [second], "mode": "overwrite"})
+
+    assert created["ok"] and created["result"]["rows_written"] == 3
+    assert appended["ok"] and appended["result"]["rows_written"] == 2
+    assert overwritten["ok"]
+    table = OrgLake(ORG_A).load("sales", "t")
+    assert sorted(table.scan().to_arrow()["id"].to_pylist()) == [10, 20]
+    assert len(table.metadata.snapshots) >= 3
+
+
+def test_orgs_are_separate_catalogs_with_separate_warehouses(tmp_path):
+    run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [parquet(tmp_path, "a", {"x": [1]})]})
+
+    assert OrgLake(ORG_A).exists("sales", "t")
+    assert not OrgLake(ORG_B).exists("sales", "t")
+    location = OrgLake(ORG_A).load("sales", "t").location()
+    assert f"/warehouse/{catalog_name_for_org(ORG_A)}/" in location
+
+
+@pytest.mark.parametrize(
+    "request_, message",
+    [
+        ({"command": "nope"}, "command: must be one of"),
+        ({"command": "write", "org_id": ORG_A, "namespace": "bad-ns", "table": "t", "parquet": ["/x.parquet"]}, "file not found"),
+        ({"command": "write", "org_id": ORG_A, "namespace": "../etc", "table": "t", "parquet": []}, "parquet: at least one file"),
+        ({"command": "write", "org_id": "../../x", "namespace": "n", "table": "t", "parquet": ["/x"]}, "file not found"),
+        ({"command": "demo_load", "org_id": ORG_A, "scale": 0}, "scale: must be greater than 0"),
+    ],
+)
+def test_bad_requests_are_refused_with_a_message(request_, message):
+    answer = run(request_)
+
+    assert answer["ok"] is False and answer["kind"] == "invalid"
+    assert message in answer["error"]
+
+
+def test_identifiers_must_be_plain_names(tmp_path):
+    source = parquet(tmp_path, "a", {"x": [1]})
+
+    answer = run({"command": "write", "org_id": ORG_A, "namespace": "../../etc", "table": "t", "parquet": [source]})
+
+    assert answer["ok"] is False and "namespace" in answer["error"]
+
+
+def test_demo_load_writes_the_eight_tpch_tables():
+    answer = run({"command": "demo_load", "org_id": ORG_A, "scale": 0.001})
+
+    assert answer["ok"], answer
+    assert set(answer["result"]["tables"]) == {"region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"}
+    assert answer["result"]["tables"]["nation"] == 25
+    assert OrgLake(ORG_A).load("tpch", "nation").scan().to_arrow().num_rows == 25
+
+
+def test_module_entry_point_speaks_json_over_stdio(tmp_path, home):
+    source = parquet(tmp_path, "a", {"x": [1, 2]})
+    request = {"command": "write", "org_id": ORG_A, "namespace": "n", "table": "t", "parquet": [source]}
+
+    done = subprocess.run([sys.executable, "-m", "lakewriter"], input=json.dumps(request), capture_output=True, text=True, cwd=Path(__file__).parents[1], check=False)
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["rows_written"] == 2
