@@ -96,9 +96,32 @@ const copyDuckdbExtensions = (venv) => {
   }
 };
 
+/**
+ * Java libraries of the local Spark profile, from Maven Central: the Iceberg Spark runtime (must
+ * match pyspark's Spark 3.5 / Scala 2.12) and the SQLite JDBC driver for the SQL catalog.
+ */
+export const JARS = ['org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.12.0', 'org.xerial:sqlite-jdbc:3.54.1.0'];
+
+const jarFile = (coordinate) => {
+  const [, artifact, version] = coordinate.split(':');
+  return `${artifact}-${version}.jar`;
+};
+
+const setupJars = () => {
+  const dir = path.join(stateDir, 'jars');
+  const missing = JARS.filter((c) => !existsSync(path.join(dir, jarFile(c))));
+  if (missing.length === 0) return;
+  mkdirSync(dir, { recursive: true });
+  for (const coordinate of missing) {
+    log(`fetching ${coordinate} (Maven)…`);
+    run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinate}`, `-DoutputDirectory=${dir}`]);
+  }
+};
+
 try {
   setupNode();
   setupPython();
+  setupJars();
   log('ready');
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
