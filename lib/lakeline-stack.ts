@@ -7,6 +7,8 @@ import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { LakelineApi, type LakelineApiProps } from './api.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
+import { LakelineSpark, type LakelineSparkProps } from './spark.ts';
+import { LakelineWarehouse, type LakelineWarehouseProps } from './warehouse.ts';
 
 /** Properties of {@link LakelineStack}. */
 export interface LakelineStackProps extends StackProps {
@@ -14,16 +16,30 @@ export interface LakelineStackProps extends StackProps {
   readonly data?: LakelineDataProps;
   /** Passed to {@link LakelineApi} (everything but `data`). @default - its defaults */
   readonly api?: Omit<LakelineApiProps, 'data'>;
+  /** Passed to {@link LakelineWarehouse} (everything but the log bucket). @default - its defaults */
+  readonly warehouse?: Omit<LakelineWarehouseProps, 'accessLogBucket'>;
+  /** Passed to {@link LakelineSpark} (everything but the constructs it wires). @default - its defaults */
+  readonly spark?: Omit<LakelineSparkProps, 'api' | 'data' | 'warehouse' | 'routes'>;
 }
 
 /** The whole service in one stack. */
 export class LakelineStack extends Stack {
   public readonly data: LakelineData;
   public readonly api: LakelineApi;
+  public readonly warehouse: LakelineWarehouse;
+  public readonly spark: LakelineSpark;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
     this.data = new LakelineData(this, 'Data', props.data);
     this.api = new LakelineApi(this, 'Api', { ...props.api, data: this.data });
+    this.warehouse = new LakelineWarehouse(this, 'Warehouse', { ...props.warehouse, accessLogBucket: this.data.accessLogBucket });
+    this.spark = new LakelineSpark(this, 'Spark', {
+      ...props.spark,
+      api: this.api,
+      data: this.data,
+      warehouse: this.warehouse,
+      ...(props.api?.routes ? { routes: props.api.routes } : {}),
+    });
   }
 }

@@ -3,15 +3,34 @@
 // event loop. It prints one JSON line {"port": N} when ready, and closes the store cleanly on
 // SIGINT/SIGTERM or when its parent goes away (stdin closes), so no write is lost on Ctrl-C.
 'use strict';
+const path = require('node:path');
 const dynalite = require('dynalite');
+// dynalite's own LevelDB package, resolved from dynalite so the versions always match.
+const { Level } = require(require.resolve('level', { paths: [path.dirname(require.resolve('dynalite'))] }));
 
 const [storePath, portArg] = process.argv.slice(2);
-const server = dynalite({ path: storePath, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+let server;
+
+// dynalite opens its LevelDB lazily and, when another process holds the store's lock, crashes on
+// the first request ("Database is not open") instead of failing at start. Opening the store once
+// here first turns that into a clear, early error the parent reports.
+const checkStoreFree = async () => {
+  const probe = new Level(storePath);
+  try {
+    await probe.open();
+  } catch (err) {
+    const locked = err.cause && err.cause.code === 'LEVEL_LOCKED';
+    process.stderr.write(locked ? `dynalite: the store is locked by another process (${err.cause.message})\n` : `dynalite: cannot open the store: ${err.message}\n`);
+    process.exit(3);
+  }
+  await probe.close();
+};
 
 let closing = false;
 const shutdown = () => {
   if (closing) return;
   closing = true;
+  if (!server) process.exit(0);
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 10_000).unref();
 };
@@ -20,10 +39,13 @@ process.on('SIGTERM', shutdown);
 process.stdin.on('end', shutdown);
 process.stdin.resume();
 
-server.on('error', (err) => {
-  process.stderr.write(`dynalite: ${err.message}\n`);
-  process.exit(2);
-});
-server.listen(Number(portArg || 0), '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+checkStoreFree().then(() => {
+  server = dynalite({ path: storePath, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  server.on('error', (err) => {
+    process.stderr.write(`dynalite: ${err.message}\n`);
+    process.exit(2);
+  });
+  server.listen(Number(portArg || 0), '127.0.0.1', () => {
+    process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+  });
 });

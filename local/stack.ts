@@ -13,6 +13,7 @@ import { resetConfig } from '#shared/config';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createGatewayListener, moduleHandlerLoader } from './gateway.ts';
 import { readLocalInfo, sessionSecretFor, writeLocalInfo, type LocalInfo } from './home.ts';
+import { recoverLocalRuns } from './runs-recovery.ts';
 
 /** Options of {@link startLocalStack}. */
 export interface LocalStackOptions {
@@ -79,6 +80,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     resetConfig();
     const { apiKey, orgId } = await seedDemo(options.home, baseUrl, dynamo.endpoint);
     await loadDemoData(orgId);
+    // Before serving: runs a previous process left RUNNING are re-attached or ended.
+    await recoverLocalRuns();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
     server.on('request', createGatewayListener(moduleHandlerLoader()));
     const running = dynamo;

@@ -1,8 +1,31 @@
 /**
  * @module post-lineage-batch
- * Batch lineage ingestion (POST /api/v1/lineage/batch): answers 501 until that capability is built.
+ * `POST /api/v1/lineage/batch` (OpenLineage.yml): a JSON array of events. Valid events are stored
+ * even when others are refused. 200 with `status` `success` or `partial_success`; 400 when no
+ * element is valid; 503 when the store could not take some of them (resending the whole batch is
+ * safe: stored events are not stored twice). Every answer carries `summary` and `failed_events`.
  */
-import { notBuiltHandler } from '#shared/not-built';
+import { ingestBatch, type BatchOutcome } from '#domain/lineage/ingest';
+import { eventStore } from '#shared/container';
+import { httpHandler } from '#shared/middleware';
+import { jsonBody } from '#shared/request';
+import { MAX_EVENT_BYTES } from './post-lineage.ts';
+
+/** The HTTP status of a batch outcome: 5xx whenever retrying could help, so plain HTTP clients retry. */
+const statusOf = (outcome: BatchOutcome): number => {
+  if (outcome.summary.retriable > 0) return 503;
+  return outcome.status === 'failure' ? 400 : 200;
+};
 
 /** Lambda entry point. */
-export const handler = notBuiltHandler('PostLineageBatch', 'Batch lineage ingestion');
+export const handler = httpHandler('PostLineageBatch', async ({ event, principal }) => {
+  const receivedAt = new Date();
+  const outcome = await ingestBatch(eventStore(), principal.orgId, jsonBody(event, MAX_EVENT_BYTES), receivedAt);
+  const statusCode = statusOf(outcome);
+  if (statusCode === 200) return { statusCode, body: outcome };
+  const error =
+    statusCode === 503
+      ? `${outcome.summary.retriable} of ${outcome.summary.received} events could not be stored now; retry them (see failed_events)`
+      : `none of the ${outcome.summary.received} events is valid (see failed_events)`;
+  return { statusCode, body: { error, ...outcome } };
+});

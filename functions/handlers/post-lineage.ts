@@ -1,8 +1,20 @@
 /**
  * @module post-lineage
- * Lineage ingestion (POST /api/v1/lineage): answers 501 until that capability is built.
+ * `POST /api/v1/lineage`: records one OpenLineage event (RunEvent, DatasetEvent or JobEvent; JSON
+ * or `Content-Encoding: gzip`). Answers `{status: 200}` only once the store has acknowledged the
+ * write; an invalid event is a 400 naming the field, a store outage a 503 (clients retry 5xx).
  */
-import { notBuiltHandler } from '#shared/not-built';
+import { ingestEvent } from '#domain/lineage/ingest';
+import { eventStore } from '#shared/container';
+import { httpHandler } from '#shared/middleware';
+import { jsonBody } from '#shared/request';
+
+/** Largest body accepted, after gzip decoding: API Gateway's own payload limit. */
+export const MAX_EVENT_BYTES = 10 * 1024 * 1024;
 
 /** Lambda entry point. */
-export const handler = notBuiltHandler('PostLineage', 'Lineage ingestion');
+export const handler = httpHandler('PostLineage', async ({ event, principal }) => {
+  const receivedAt = new Date();
+  await ingestEvent(eventStore(), principal.orgId, jsonBody(event, MAX_EVENT_BYTES), receivedAt);
+  return { statusCode: 200, body: { status: 200 } };
+});

@@ -1,8 +1,32 @@
 /**
  * @module post-warehouse-query
- * The DuckDB warehouse engine (POST /api/v1/warehouse/query): answers 501 until that capability is built (see docs/decisions.md, "Unbuilt routes").
+ * `POST /api/v1/warehouse/query` (legacy, DuckDB only, Pro plan): runs one query and answers the
+ * contract's `QueryResponse`. Headers say how the answer was produced: `x-lakeline-cache`
+ * (`hit`: served from the autosaved table without running, `miss`: run and saved, `off`) and
+ * `x-lakeline-run-id` (the lineage run); `server-timing` has the time of each phase.
  */
-import { notBuiltHandler } from '#shared/not-built';
+import { runLegacyQuery } from '#domain/query/legacy-query';
+import { legacyQueryDeps, warmQueryEngine } from '#shared/container';
+import { httpHandler } from '#shared/middleware';
+import { jsonBody } from '#shared/request';
+import { parseLegacyQueryRequest } from '#shared/schemas/query';
+
+/** Largest request body: API Gateway's own limit (the firewall bounds the SQL text itself). */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+// The first DuckDB instance (extension signatures checked) is prepared during cold start.
+warmQueryEngine();
 
 /** Lambda entry point. */
-export const handler = notBuiltHandler('PostWarehouseQuery', 'The DuckDB warehouse engine');
+export const handler = httpHandler('PostWarehouseQuery', async ({ event, principal }) => {
+  const body = parseLegacyQueryRequest(jsonBody(event, MAX_BODY_BYTES).value);
+  const outcome = await runLegacyQuery(legacyQueryDeps(), { orgId: principal.orgId, ...body });
+  const serverTiming = Object.entries(outcome.timings)
+    .map(([phase, ms]) => `${phase};dur=${ms.toFixed(1)}`)
+    .join(', ');
+  return {
+    statusCode: 200,
+    headers: { 'x-lakeline-cache': outcome.cache, 'x-lakeline-run-id': outcome.runId, 'server-timing': serverTiming },
+    body: outcome.response,
+  };
+});

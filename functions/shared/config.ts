@@ -13,11 +13,19 @@ import {
   DYNAMODB_ENDPOINT_ENV,
   HOME_ENV,
   LAKE_WRITER_FUNCTION_ENV,
+  EMR_APPLICATION_ID_ENV,
+  EMR_EXECUTION_ROLE_ARN_ENV,
+  EMR_RELEASE_LABEL_ENV,
   LOG_LEVEL_ENV,
   PROFILE_ENV,
   PYTHON_ENV,
   SESSION_SECRET_ARN_ENV,
   SESSION_SECRET_ENV,
+  SPARK_JOB_PACKAGE_URI_ENV,
+  SPARK_JOB_SCRIPT_URI_ENV,
+  SPARK_MAX_CORES_ENV,
+  SPARK_MAX_MEMORY_MB_ENV,
+  SPARK_RUNS_URI_ENV,
   WAREHOUSE_URI_ENV,
 } from './env-names.ts';
 
@@ -44,6 +52,28 @@ export interface Config {
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** The lake: where table data lives and how to reach the catalog and the lake writer. */
   readonly lake: LakeConfig;
+  /** Managed Spark: local spark-submit limits, or the EMR Serverless application. */
+  readonly spark: SparkConfig;
+}
+
+/** Managed Spark settings. Every value is optional here; the engine that needs one says so. */
+export interface SparkConfig {
+  /** Local: most cores one run may use. */
+  readonly maxCores?: number;
+  /** Local: largest heap one run may get, in MB. */
+  readonly maxMemoryMb?: number;
+  /** AWS: EMR Serverless application id. */
+  readonly applicationId?: string;
+  /** AWS: execution role of job runs. */
+  readonly executionRoleArn?: string;
+  /** AWS: release label of the application. */
+  readonly releaseLabel?: string;
+  /** AWS: S3 URI of the entry script. */
+  readonly jobScriptUri?: string;
+  /** AWS: S3 URI of the zipped job package. */
+  readonly jobPackageUri?: string;
+  /** AWS: S3 prefix of run specs and results. */
+  readonly runsUri?: string;
 }
 
 /** Lake settings. */
@@ -85,6 +115,33 @@ const optionalMilliseconds = (env: Env, name: string): number | undefined => {
   return ms;
 };
 
+const optionalPositive = (env: Env, name: string): number | undefined => {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new Error(`configuration: ${name} must be a positive whole number, not ${value}`);
+  return n;
+};
+
+const sparkConfig = (env: Env): SparkConfig => {
+  const maxCores = optionalPositive(env, SPARK_MAX_CORES_ENV);
+  const maxMemoryMb = optionalPositive(env, SPARK_MAX_MEMORY_MB_ENV);
+  const text = (name: string) => (env[name] ? env[name] : undefined);
+  const entries = {
+    applicationId: text(EMR_APPLICATION_ID_ENV),
+    executionRoleArn: text(EMR_EXECUTION_ROLE_ARN_ENV),
+    releaseLabel: text(EMR_RELEASE_LABEL_ENV),
+    jobScriptUri: text(SPARK_JOB_SCRIPT_URI_ENV),
+    jobPackageUri: text(SPARK_JOB_PACKAGE_URI_ENV),
+    runsUri: text(SPARK_RUNS_URI_ENV),
+  };
+  return {
+    ...(maxCores === undefined ? {} : { maxCores }),
+    ...(maxMemoryMb === undefined ? {} : { maxMemoryMb }),
+    ...Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined)),
+  };
+};
+
 /** Reads configuration from an environment (process.env by default). */
 export const loadConfig = (env: Env = process.env): Config => {
   const profile = (env[PROFILE_ENV] ?? 'local') as Profile;
@@ -92,7 +149,7 @@ export const loadConfig = (env: Env = process.env): Config => {
   const logLevel = (env[LOG_LEVEL_ENV] ?? 'info') as Config['logLevel'];
   const home = path.resolve(env[HOME_ENV] ?? '.lakeline');
   const authCacheTtlMs = optionalMilliseconds(env, AUTH_CACHE_TTL_ENV);
-  const shared = { home, logLevel, ...(authCacheTtlMs === undefined ? {} : { authCacheTtlMs }) };
+  const shared = { home, logLevel, spark: sparkConfig(env), ...(authCacheTtlMs === undefined ? {} : { authCacheTtlMs }) };
   if (profile === 'aws') {
     const lake: LakeConfig = {
       duckdbExtensionDir: env[DUCKDB_EXTENSION_DIR_ENV] ?? '/opt/duckdb-extensions',

@@ -33,3 +33,19 @@ export const LAKE_WRITER_FUNCTION_ENV = 'LAKELINE_LAKE_WRITER_FUNCTION';
 export const PYTHON_ENV = 'LAKELINE_PYTHON_BIN';
 /** Local: set to `0` to skip loading the TPC-H demo data on first start. */
 export const DEMO_DATA_ENV = 'LAKELINE_DEMO_DATA';
+/** Local: most cores one Spark run may use (default: every core of the machine). */
+export const SPARK_MAX_CORES_ENV = 'LAKELINE_SPARK_MAX_CORES';
+/** Local: largest heap one Spark run may get, in MB (default: half the machine's memory). */
+export const SPARK_MAX_MEMORY_MB_ENV = 'LAKELINE_SPARK_MAX_MEMORY_MB';
+/** AWS: the EMR Serverless application that runs Spark jobs. */
+export const EMR_APPLICATION_ID_ENV = 'LAKELINE_EMR_APPLICATION_ID';
+/** AWS: the execution role EMR Serverless job runs assume. */
+export const EMR_EXECUTION_ROLE_ARN_ENV = 'LAKELINE_EMR_EXECUTION_ROLE_ARN';
+/** AWS: the EMR release label of the application (named in lineage until a run reports its Spark version). */
+export const EMR_RELEASE_LABEL_ENV = 'LAKELINE_EMR_RELEASE_LABEL';
+/** AWS: S3 URI of the Spark job entry script (`run_job.py`). */
+export const SPARK_JOB_SCRIPT_URI_ENV = 'LAKELINE_SPARK_JOB_SCRIPT_URI';
+/** AWS: S3 URI of the zipped `lakeline_spark` package the entry script imports. */
+export const SPARK_JOB_PACKAGE_URI_ENV = 'LAKELINE_SPARK_JOB_PACKAGE_URI';
+/** AWS: S3 prefix where runs' job specs and result documents live (`s3://bucket/runs`). */
+export const SPARK_RUNS_URI_ENV = 'LAKELINE_SPARK_RUNS_URI';

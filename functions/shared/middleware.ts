@@ -6,8 +6,8 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { UnauthorizedError } from '#domain/errors';
-import { fromAuthorizerContext, type AuthorizerContext, type Principal } from '#domain/auth/principal';
+import { ServiceUnavailableError, UnauthorizedError } from '#domain/errors';
+import { fromAuthorizerContext, isUndecided, type AuthorizerContext, type Principal } from '#domain/auth/principal';
 import { errorResponse, type HttpResult } from './http-errors.ts';
 import { logger } from './observability.ts';
 import { ROUTES, type RouteDefinition } from './routes.ts';
@@ -59,6 +59,9 @@ export const httpHandler = (routeId: string, body: (request: ApiRequest) => Prom
     })
     .handler(async (event) => {
       const principal = fromAuthorizerContext(event.requestContext?.authorizer?.lambda);
+      if (!principal && route.auth !== 'none' && isUndecided(event.requestContext?.authorizer?.lambda)) {
+        throw new ServiceUnavailableError('Credentials could not be checked right now; retry later.');
+      }
       if (!principal && route.auth !== 'none') {
         throw new UnauthorizedError(event.requestContext?.authorizer?.lambda?.denied ?? 'no authorizer context');
       }

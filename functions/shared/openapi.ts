@@ -6,6 +6,7 @@
  */
 import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
+import { SESSION_COOKIE } from '#domain/auth/session';
 import { ROUTES, type RouteDefinition } from './routes.ts';
 import { ErrorBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
 import { BatchResponse, EventsQuery, LineageAccepted, LineageEvent, StoredLineageEvent } from './schemas/lineage.ts';
@@ -45,6 +46,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   PostWarehousePolars: { summary: 'Polars query or script in a sandbox', body: PolarsRequest, ok: PolarsResponse, errors: [400, 402, 403] },
   PostSparkQuery: { summary: 'Managed Spark query into an output table', body: SparkQueryRequest, ok: SparkQueryResponse, errors: [400, 402, 403] },
   GetRun: { summary: 'Poll a run', ok: Run, errors: [404] },
+  PostRunAbort: { summary: 'Abort a running run', ok: Run, errors: [404, 409] },
   ListTables: { summary: 'List lake tables', query: z.object({ namespace: z.string().optional() }), ok: z.array(TableSummary), errors: [400] },
   GetTable: { summary: 'Describe a lake table', ok: TableDescription, errors: [404] },
   GetOpenApi: { summary: 'This document', ok: z.record(z.string(), z.unknown()), errors: [] },
@@ -69,6 +71,16 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   503: 'A backing store is unavailable; retry later',
 };
 
+/** The contract: the 401s of the routed, events and legacy endpoints say sessions are accepted too. */
+const describeStatus = (route: RouteDefinition, status: number): string =>
+  status === 401 && route.auth === 'key-or-session'
+    ? `Missing or invalid bearer token or session credentials (the \`${SESSION_COOKIE}\` cookie is accepted in place of a bearer token)`
+    : (DESCRIPTIONS[status] ?? String(status));
+
+/** Who may call a route: nobody needs to (public), a bearer key, or a bearer key or the session cookie. */
+const securityOf = (route: RouteDefinition): RouteConfig['security'] =>
+  route.auth === 'none' ? [] : route.auth === 'key-or-session' ? [{ bearer: [] }, { session: [] }] : undefined;
+
 const toRouteConfig = (route: RouteDefinition): RouteConfig => {
   const op = OPERATIONS[route.id];
   if (!op) throw new Error(`openapi: no operation described for route ${route.id}`);
@@ -79,7 +91,7 @@ const toRouteConfig = (route: RouteDefinition): RouteConfig => {
     path: route.path,
     operationId: route.id,
     summary: op.summary,
-    ...(route.auth === 'none' ? { security: [] } : {}),
+    ...(securityOf(route) === undefined ? {} : { security: securityOf(route) }),
     request: {
       ...(op.body ? { body: { content: { 'application/json': { schema: op.body } }, required: true } } : {}),
       ...(op.query ? { query: op.query } : {}),
@@ -88,7 +100,7 @@ const toRouteConfig = (route: RouteDefinition): RouteConfig => {
     responses: {
       200: { description: 'OK', content: { 'application/json': { schema: op.ok } } },
       ...Object.fromEntries(
-        [...new Set(statuses)].sort().map((s) => [s, { description: DESCRIPTIONS[s] ?? String(s), content: { 'application/json': { schema: errorSchemaFor(route, s) } } }]),
+        [...new Set(statuses)].sort().map((s) => [s, { description: describeStatus(route, s), content: { 'application/json': { schema: errorSchemaFor(route, s) } } }]),
       ),
     },
   };
@@ -100,7 +112,13 @@ export const buildOpenApiDocument = (): Record<string, unknown> => {
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key `ll_<keyId>_<secret>`. The routed, events and legacy endpoints also accept the `lakeline_session` cookie.',
+    description: `An API key \`ll_<keyId>_<secret>\`. The routed, events and legacy endpoints also accept the \`${SESSION_COOKIE}\` cookie.`,
+  });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'A signed, expiring session (`lakeline sessions create`); accepted only by the routed, events and legacy query endpoints.',
   });
   for (const route of ROUTES) registry.registerPath(toRouteConfig(route));
   const generator = new OpenApiGeneratorV31(registry.definitions);

@@ -43,6 +43,12 @@ export interface RouteDefinition {
   readonly memoryMb?: number;
   /** Function timeout in seconds. @default 29 (API Gateway's own limit) */
   readonly timeoutSeconds?: number;
+  /**
+   * What the function does with managed Spark (EMR Serverless in AWS): `submit` starts job runs
+   * (and reads the lake to check and describe the query), `cancel` stops them. The CDK grants
+   * exactly that on the Spark application (`lib/spark.ts`).
+   */
+  readonly spark?: 'submit' | 'cancel';
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -116,6 +122,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'key',
     errorStyle: 'plain',
     tables: [orgsRead, { table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
+    spark: 'submit',
   },
   {
     id: 'GetRun',
@@ -125,6 +132,17 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'key',
     errorStyle: 'plain',
     tables: [{ table: RUNS_TABLE, access: 'RO' }],
+  },
+  {
+    id: 'PostRunAbort',
+    method: 'POST',
+    path: '/api/v1/runs/{run_id}/abort',
+    handler: 'post-run-abort',
+    auth: 'key',
+    errorStyle: 'plain',
+    // The ABORT lineage event; usage is metered when the stopped job reports its end.
+    tables: [{ table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
+    spark: 'cancel',
   },
   {
     id: 'ListTables',

@@ -4,7 +4,8 @@
  * loaded from files shipped in the layer or the local set-up), so what runs is what was pinned.
  */
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { loadDuckDB } from './driver.ts';
 
 /** Opens an in-memory DuckDB with auto-install/auto-load off and the given extensions loaded. */
 export const openDuckDB = async (
@@ -12,6 +13,7 @@ export const openDuckDB = async (
   extensions: readonly string[],
   options: Readonly<Record<string, string>> = {},
 ): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> => {
+  const { DuckDBInstance } = await loadDuckDB();
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',

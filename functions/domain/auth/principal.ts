@@ -21,6 +21,15 @@ export const toAuthorizerContext = (decision: { ok: true; principal: Principal }
     ? { orgId: decision.principal.orgId, authKind: decision.principal.authKind, keyId: decision.principal.keyId ?? '' }
     : { denied: decision.reason };
 
+/**
+ * The context of a request the authorizer could not decide because a store failed. The handler
+ * answers 503 (retry later) instead of a 401 that would tell a valid caller their key is bad.
+ */
+export const UNAVAILABLE_CONTEXT: AuthorizerContext = { unavailable: 'credentials could not be checked' };
+
+/** Whether the authorizer could not decide (see {@link UNAVAILABLE_CONTEXT}). */
+export const isUndecided = (ctx: Record<string, unknown> | undefined): boolean => typeof ctx?.unavailable === 'string';
+
 /** Reads the principal back; undefined when the request was denied or the context is absent. */
 export const fromAuthorizerContext = (ctx: Record<string, unknown> | undefined): Principal | undefined => {
   if (!ctx || typeof ctx.orgId !== 'string' || ctx.orgId === '') return undefined;

@@ -7,6 +7,16 @@ import { z } from './zod.ts';
 
 const RUN_STATES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
 
+/**
+ * A UUID as the OpenLineage schema accepts it (ajv-formats' `uuid`): any version and variant,
+ * either case, optionally as a `urn:uuid:` URN. zod's own `.uuid()` demands RFC 9562 version and
+ * variant bits and would refuse run ids the schema (and the service) accept.
+ */
+const SchemaUuid = z
+  .string()
+  .regex(/^(?:urn:uuid:)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
+  .openapi({ example: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' });
+
 /** The OpenLineage event as received: checked against the official JSON schema, passed on unchanged. */
 export const LineageEvent = z
   .object({
@@ -14,7 +24,7 @@ export const LineageEvent = z
     producer: z.string(),
     schemaURL: z.string().optional(),
     eventType: z.enum(RUN_STATES).optional(),
-    run: z.object({ runId: z.string().uuid(), facets: z.record(z.string(), z.unknown()).optional() }).optional(),
+    run: z.object({ runId: SchemaUuid, facets: z.record(z.string(), z.unknown()).optional() }).optional(),
     job: z.object({ namespace: z.string(), name: z.string(), facets: z.record(z.string(), z.unknown()).optional() }).optional(),
     inputs: z.array(z.record(z.string(), z.unknown())).optional(),
     outputs: z.array(z.record(z.string(), z.unknown())).optional(),
@@ -25,11 +35,20 @@ export const LineageEvent = z
 /** `{status: 200}`. */
 export const LineageAccepted = z.object({ status: z.number().int() }).openapi('LineageAccepted');
 
-/** Batch answer (OpenLineage.yml `BatchResponse`). */
+/**
+ * Batch answer (OpenLineage.yml's 200 body). `failure` (nothing stored) is lakeline's addition: it
+ * comes with a 400 (no valid event) or a 503 (the store could not take them), with `error` too.
+ */
 export const BatchResponse = z
   .object({
     status: z.enum(['success', 'partial_success', 'failure']),
-    summary: z.object({ received: z.number().int(), successful: z.number().int(), failed: z.number().int() }),
+    summary: z.object({
+      received: z.number().int(),
+      successful: z.number().int(),
+      failed: z.number().int(),
+      retriable: z.number().int(),
+      non_retriable: z.number().int(),
+    }),
     failed_events: z.array(z.object({ index: z.number().int(), reason: z.string(), retriable: z.boolean() })),
   })
   .openapi('BatchResponse');
@@ -41,7 +60,7 @@ export const EventsQuery = z
     end: z.string().openapi({ description: 'UNIX epoch seconds; event_time < end', example: '1800000000' }),
     sort_by: z.enum(['EVENT_TIME', 'EVENT_SIZE_IN_BYTES']).optional(),
     order: z.enum(['ASC', 'DESC']).optional(),
-    run: z.string().uuid().optional(),
+    run: SchemaUuid.optional(),
     states: z.string().optional().openapi({ description: `comma-separated subset of ${RUN_STATES.join(', ')}` }),
     namespace: z.string().optional().openapi({ description: 'case-insensitive substring of the job namespace' }),
     job: z.string().optional().openapi({ description: 'case-insensitive substring of the job name' }),

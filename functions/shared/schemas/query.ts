@@ -4,6 +4,8 @@
  * polars (`/api/v1/warehouse/polars`) and managed Spark (`/api/v2/spark/query`).
  */
 import { JobIdentity, QualifiedTableName, TableRef, TabularResult, WriteMode } from './common.ts';
+import { ValidationError } from '#domain/errors';
+import { DEFAULT_MACHINE_TYPE, EXECUTORS, MACHINE_TYPE_NAMES } from '#domain/runs/machine-types';
 import { z } from './zod.ts';
 
 /** Engines the routed endpoint can name. */
@@ -56,9 +58,37 @@ export const UnifiedQueryResponse = z
 
 /** `POST /api/v1/warehouse/query` body. */
 export const LegacyQueryRequest = z
-  .object({ query: z.string().min(1), autoSaveByHash: z.boolean().default(false) })
+  .object({
+    query: z.string().min(1),
+    autoSaveByHash: z.boolean().default(false),
+    // Not in the contract's table: the contract lists `explainResult` as optional without saying
+    // when it is present, so callers ask for it (docs/decisions-duckdb.md).
+    explain: z.boolean().default(false).openapi({ description: 'Also return DuckDB\'s plan of the query as `explainResult`; the query still runs.' }),
+  })
   .strict()
   .openapi('LegacyQueryRequest');
+
+/** A valid legacy query request. */
+export type LegacyQueryRequestBody = z.infer<typeof LegacyQueryRequest>;
+
+const issueText = (issue: z.core.$ZodIssue): string => {
+  const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
+  if (issue.code === 'unrecognized_keys') return `${issue.keys.join(', ')}: ${issue.keys.length > 1 ? 'are not fields' : 'is not a field'} of this request`;
+  if (issue.code === 'invalid_type') return issue.input === undefined ? `${field}: is required` : `${field}: must be ${issue.expected === 'object' ? 'a JSON object' : `a ${issue.expected}`}`;
+  if (issue.code === 'too_small') return `${field}: must not be empty`;
+  return `${field}: ${issue.message}`;
+};
+
+/**
+ * Validates a legacy query body; the error message names the field (`query: is required`).
+ *
+ * @throws {ValidationError} naming the first offending field
+ */
+export const parseLegacyQueryRequest = (value: unknown): LegacyQueryRequestBody => {
+  const parsed = LegacyQueryRequest.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(parsed.error.issues.map(issueText).join('; '));
+};
 
 const ExecutionSummary = z.object({
   success: z.boolean(),
@@ -114,27 +144,76 @@ export const PolarsResponse = z
   })
   .openapi('PolarsResponse');
 
-/** Spark machine types: `spark.<n>.<c|b|m>`. */
-export const SparkMachineType = z.string().regex(/^spark\.(1|2|4|8|16)\.(c|b|m)$/, 'must be spark.<1|2|4|8|16>.<c|b|m>');
+/** Spark machine types: `spark.<n>.<c|b|m>` (the table in `domain/runs/machine-types.ts`). */
+export const SparkMachineType = z
+  .enum(MACHINE_TYPE_NAMES as [string, ...string[]], { error: `unknown machine type; use one of ${MACHINE_TYPE_NAMES.join(', ')}` })
+  .openapi({ description: 'spark.<n>.<c|b|m>: n vCPUs (1, 2, 4, 8, 16) with 2n (c), 4n (b) or 8n (m) GB' });
+
+const executorRange = `must be a whole number from ${EXECUTORS.min} to ${EXECUTORS.max}`;
 
 /** `POST /api/v2/spark/query` body. */
 export const SparkQueryRequest = z
   .object({
-    namespace: z.string().min(1),
-    name: z.string().min(1),
-    query: z.string().min(1),
-    output_table: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, 'must be catalog.namespace.table'),
-    driver_machine_type: SparkMachineType.default('spark.1.b'),
-    executor_machine_type: SparkMachineType.default('spark.1.b'),
-    executor_numbers: z.number().int().min(1).max(20).default(1),
+    namespace: z.string().min(1, 'must not be empty').openapi({ description: 'Job namespace in lineage and run history' }),
+    name: z.string().min(1, 'must not be empty').openapi({ description: 'Job name; namespace plus name is the job identity' }),
+    query: z.string().min(1, 'must not be empty').openapi({ description: 'A Spark SQL query (SELECT); tables are lakeline.<namespace>.<table> or <namespace>.<table>' }),
+    output_table: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, 'must be catalog.namespace.table, e.g. lakeline.analytics.daily')
+      .openapi({ description: 'lakeline.<namespace>.<table>; created if absent, overwritten otherwise' }),
+    driver_machine_type: SparkMachineType.default(DEFAULT_MACHINE_TYPE),
+    executor_machine_type: SparkMachineType.default(DEFAULT_MACHINE_TYPE),
+    executor_numbers: z.number().int(executorRange).min(EXECUTORS.min, executorRange).max(EXECUTORS.max, executorRange).default(EXECUTORS.default),
   })
   .strict()
   .openapi('SparkQueryRequest');
 
+/** A valid Spark request body. */
+export type SparkQueryRequestBody = z.infer<typeof SparkQueryRequest>;
+
+const sparkIssueText = (issue: z.core.$ZodIssue): string => {
+  const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
+  if (issue.code === 'unrecognized_keys') return `${issue.keys.join(', ')}: ${issue.keys.length > 1 ? 'are not fields' : 'is not a field'} of this request`;
+  if (issue.code === 'invalid_type' && (issue.input === undefined || field === 'body')) {
+    return field === 'body' ? 'body: must be a JSON object' : `${field}: is required`;
+  }
+  if (issue.code === 'invalid_type') return `${field}: must be a ${issue.expected}`;
+  return `${field}: ${issue.message}`;
+};
+
+/**
+ * Validates a Spark request body; the message names every offending field
+ * (`output_table: is required`).
+ *
+ * @throws {ValidationError} naming the offending fields
+ */
+export const parseSparkQueryRequest = (value: unknown): SparkQueryRequestBody => {
+  const parsed = SparkQueryRequest.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(parsed.error.issues.map(sparkIssueText).join('; '));
+};
+
 /** Spark answer. */
 export const SparkQueryResponse = z
-  .object({ run_id: z.string().uuid(), job: JobIdentity, output_table: z.string(), status: z.string() })
+  .object({ run_id: z.string().uuid(), job: JobIdentity, output_table: z.string(), status: z.literal('RUNNING') })
   .openapi('SparkQueryResponse');
+
+const MachineSize = z.object({ vcpus: z.number(), memory_gb: z.number() });
+
+/** The compute a run asked for and the compute that served it (and is billed). */
+export const RunCompute = z
+  .object({
+    platform: z.string().openapi({ description: '`local` (spark-submit on the service\'s machine) or `emr-serverless`' }),
+    requested: z.object({ driver_machine_type: z.string(), executor_machine_type: z.string(), executor_numbers: z.number().int() }),
+    driver: MachineSize,
+    executor: MachineSize,
+    executors: z.number().int(),
+    billed_vcpus: z.number().openapi({ description: 'vCPUs metered per second of the run' }),
+    scaled_down: z.boolean().openapi({ description: 'the platform ran less than the request (the local machine, EMR worker limits)' }),
+    spark_conf: z.record(z.string(), z.string()),
+    note: z.string().optional(),
+  })
+  .openapi('RunCompute');
 
 /** A run as `GET /api/v1/runs/{run_id}` returns it. */
 export const Run = z
@@ -146,11 +225,17 @@ export const Run = z
     created_at: z.string(),
     updated_at: z.string(),
     ended_at: z.string().optional(),
-    error: z.string().optional(),
+    error: z.string().optional().openapi({ description: 'why the run failed (Spark\'s own message) or was aborted' }),
     output_table: z.string().optional(),
+    write_mode: WriteMode.optional(),
+    input_tables: z.array(z.string()),
     rows_written: z.number().int().optional(),
-    compute: z.record(z.string(), z.unknown()).optional(),
-    vcpu_seconds: z.number().optional(),
+    bytes_written: z.number().int().optional(),
+    compute: RunCompute,
+    vcpu_seconds: z.number().optional().openapi({ description: 'metered vCPU-seconds, once the run has ended' }),
+    timings: z
+      .object({ startup_ms: z.number().optional(), query_ms: z.number().optional(), total_ms: z.number().optional() })
+      .openapi({ description: 'submit to Spark ready (startup), Spark ready to written (query), submit to end (total)' }),
     results: TabularResult.optional(),
   })
   .openapi('Run');

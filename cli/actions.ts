@@ -1,0 +1,148 @@
+/**
+ * @module actions
+ * What each command does: flag values are checked here (bad values are usage errors), the work is
+ * the domain's use cases in `domain/orgs/manage.ts`, and each action returns both its JSON and its
+ * text form so `--json` and text output can never report different things.
+ */
+import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SESSION_COOKIE, verifySessionToken } from '#domain/auth/session';
+import { createKey, createOrg, createSession, describeKey, listKeys, revokeKey, updateOrg } from '#domain/orgs/manage';
+import { KEY_CACHE_TTL_MS } from '#domain/auth/authorize';
+import { PLAN_NAMES, type PlanName } from '#domain/orgs/plans';
+import { UsageError, type CommandArgs } from './args.ts';
+import { keyTable, orgDetails, orgTable } from './format.ts';
+import type { Target } from './target.ts';
+
+/** A command's result in both forms. */
+export interface Output {
+  readonly json: unknown;
+  readonly text: string;
+}
+
+/**
+ * One command's implementation, in two steps: checking the flags (synchronous, throws UsageError)
+ * returns the work to do on a target, so a bad flag is reported before any store is opened.
+ */
+export type Action = (args: CommandArgs) => (target: Target) => Promise<Output>;
+
+const str = (args: CommandArgs, name: string): string | undefined => args.options[name] as string | undefined;
+
+const plan = (args: CommandArgs): PlanName | undefined => {
+  const value = str(args, 'plan');
+  if (value === undefined) return undefined;
+  if (!(PLAN_NAMES as readonly string[]).includes(value)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}, not "${value}"`, { command: args.command });
+  return value as PlanName;
+};
+
+const creditLimit = (args: CommandArgs): number | undefined => {
+  const value = str(args, 'credit-limit');
+  if (value === undefined) return undefined;
+  const usd = Number(value);
+  // Number('') and Number(' ') are 0, and Number('1e400') is Infinity: require a plain decimal.
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(usd)) throw new UsageError(`--credit-limit must be a non-negative amount in USD, not "${value}"`, { command: args.command });
+  return usd;
+};
+
+const paymentMethodFlag = (args: CommandArgs): boolean | undefined => {
+  const value = args.options['payment-method'];
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError(`--payment-method must be true or false, not "${value}"`, { command: args.command });
+};
+
+const ttl = (args: CommandArgs): number => {
+  const value = str(args, 'ttl');
+  if (value === undefined) return DEFAULT_SESSION_TTL_SECONDS;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_SESSION_TTL_SECONDS) {
+    throw new UsageError(`--ttl must be a whole number of seconds from 1 to ${MAX_SESSION_TTL_SECONDS}, not "${value}"`, { command: args.command });
+  }
+  return Number(value);
+};
+
+/** Every command's action, by `group action`. */
+export const ACTIONS: Readonly<Record<string, Action>> = {
+  'orgs create': (args) => {
+    const creditLimitUsd = creditLimit(args);
+    const planName = plan(args);
+    return async (target) => {
+      const org = await createOrg(target.orgs, {
+      name: str(args, 'name') as string,
+      ...(planName ? { plan: planName } : {}),
+      paymentMethod: args.options['payment-method'] === true,
+      ...(creditLimitUsd === undefined ? {} : { creditLimitUsd }),
+      });
+      return { json: org, text: `Created organization ${org.orgId}\n${orgDetails(org)}` };
+    };
+  },
+
+  'orgs list': () => async (target) => {
+    const orgs = await target.orgs.list();
+    return { json: orgs, text: orgTable(orgs) };
+  },
+
+  'orgs update': (args) => {
+    const name = str(args, 'name');
+    const planName = plan(args);
+    const paymentMethod = paymentMethodFlag(args);
+    const creditLimitUsd = creditLimit(args);
+    if ([name, planName, paymentMethod, creditLimitUsd].every((v) => v === undefined)) {
+      throw new UsageError('nothing to change: give at least one of --name, --plan, --payment-method, --credit-limit', { command: args.command });
+    }
+    const changes = {
+      ...(name === undefined ? {} : { name }),
+      ...(planName === undefined ? {} : { plan: planName }),
+      ...(paymentMethod === undefined ? {} : { paymentMethod }),
+      ...(creditLimitUsd === undefined ? {} : { creditLimitUsd }),
+    };
+    return async (target) => {
+      const org = await updateOrg(target.orgs, args.positionals.ORG_ID as string, changes);
+      return { json: org, text: `Updated organization ${org.orgId}\n${orgDetails(org)}` };
+    };
+  },
+
+  'keys create': (args) => async (target) => {
+    const orgId = str(args, 'org') as string;
+    const { record, token } = await createKey(target.orgs, target.keys, orgId, str(args, 'name') ?? 'default');
+    return {
+      json: { ...describeKey(record), token },
+      text: [
+        `Created API key ${record.keyId} ("${record.name}") for organization ${orgId}.`,
+        'Token (shown only now; store it safely):',
+        token,
+      ].join('\n'),
+    };
+  },
+
+  'keys list': (args) => async (target) => {
+    const keys = await listKeys(target.orgs, target.keys, str(args, 'org') as string);
+    return { json: keys, text: keyTable(keys) };
+  },
+
+  'keys revoke': (args) => async (target) => {
+    const key = await revokeKey(target.keys, args.positionals.KEY_ID as string);
+    return {
+      json: key,
+      text: [
+        `Revoked API key ${key.keyId} of organization ${key.orgId} (revoked at ${key.revokedAt}).`,
+        `Authorizers that used it recently may accept it for up to their key cache time (${KEY_CACHE_TTL_MS / 1000} s by default).`,
+      ].join('\n'),
+    };
+  },
+
+  'sessions create': (args) => {
+    const orgId = str(args, 'org') as string;
+    const ttlSeconds = ttl(args);
+    return async (target) => {
+      const now = new Date();
+      const secret = await target.sessionSecret();
+      const cookie = await createSession(target.orgs, orgId, secret, ttlSeconds, now);
+      // Read the expiry back from the token itself rather than recomputing it.
+      const verdict = verifySessionToken(cookie, secret, now);
+      const expiresAt = verdict.ok ? new Date(verdict.claims.exp * 1000).toISOString() : '';
+      const header = `Cookie: ${SESSION_COOKIE}=${cookie}`;
+      return {
+        json: { orgId, cookieName: SESSION_COOKIE, cookie, header, expiresAt },
+        text: [`Session for organization ${orgId}, valid until ${expiresAt}.`, 'Cookie value:', cookie, 'Header:', header].join('\n'),
+      };
+    };
+  },
+};

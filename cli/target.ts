@@ -1,0 +1,182 @@
+/**
+ * @module target
+ * Where the CLI's stores are, per profile. Both profiles build the service's own DynamoDB
+ * adapters; only the way to find the tables differs:
+ * - local: the running local stack's DynamoDB (endpoint in `<home>/local.json`) when it answers,
+ *   else a local DynamoDB started on the home's data for the duration of the command;
+ * - aws: the table names and the session secret's ARN from the deployed stack's outputs.
+ */
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { KeyStore, OrgStore } from '#domain/orgs/org';
+import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
+import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
+import { createDocumentClient, createDynamoClient } from '#shared/clients';
+import { loadConfig, tableName } from '#shared/config';
+import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#shared/env-names';
+import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
+import { startLocalDynamo, type LocalDynamo } from '#local/dynamo';
+import { readLocalInfo, sessionSecretFor } from '#local/home';
+import { STACK_NAME, STACK_OUTPUTS, tableOutputName } from '../lib/stack-outputs.ts';
+import { TargetError } from './target-error.ts';
+
+/** The stores a command works on. */
+export interface Target {
+  readonly orgs: OrgStore;
+  readonly keys: KeyStore;
+  /** The secret that signs session cookies; read only when a command needs it. */
+  sessionSecret(): Promise<string>;
+  /** Releases clients and stops anything the target started. */
+  close(): Promise<void>;
+}
+
+
+/** How long the CLI waits for a running stack's DynamoDB before deciding it is not running. */
+const PROBE_TIMEOUT_MS = 1_500;
+
+/**
+ * Whether a local DynamoDB answers at `endpoint` and holds the orgs table: the endpoint in
+ * local.json may be stale (the stack was killed) or, worse, reused by an unrelated server.
+ */
+const localStoreAnswers = async (endpoint: string, orgsTable: string): Promise<boolean> => {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: PROBE_TIMEOUT_MS, requestTimeout: PROBE_TIMEOUT_MS }),
+  });
+  try {
+    const out = await client.send(new DescribeTableCommand({ TableName: orgsTable }));
+    return out.Table?.TableStatus === 'ACTIVE';
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+};
+
+/** Table names the way the local handlers compute them (same config code, same env overrides). */
+const localTableNames = (home: string, endpoint: string) => {
+  const config = loadConfig({ ...process.env, [PROFILE_ENV]: 'local', [HOME_ENV]: home, [DYNAMODB_ENDPOINT_ENV]: endpoint });
+  return { orgs: tableName(config, ORGS_TABLE), keys: tableName(config, KEYS_TABLE) };
+};
+
+/** Opens the local profile's stores for a home directory. */
+export const openLocalTarget = async (home: string): Promise<Target> => {
+  const running = readLocalInfo(home)?.dynamodbEndpoint;
+  let started: LocalDynamo | undefined;
+  let endpoint: string;
+  if (running && (await localStoreAnswers(running, localTableNames(home, running).orgs))) {
+    endpoint = running;
+  } else {
+    try {
+      started = await startLocalDynamo(home);
+    } catch (err) {
+      throw new TargetError(`cannot open the local store in ${home}: ${(err as Error).message}`, { cause: err });
+    }
+    endpoint = started.endpoint;
+  }
+  const names = localTableNames(home, endpoint);
+  const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: endpoint });
+  const doc = createDocumentClient(client);
+  return {
+    orgs: new DynamoOrgStore(doc, names.orgs),
+    keys: new DynamoKeyStore(doc, names.keys),
+    sessionSecret: async () => sessionSecretFor(home),
+    close: async () => {
+      client.destroy();
+      await started?.stop();
+    },
+  };
+};
+
+/** What the CLI needs from the deployed stack's outputs. */
+export interface StackTables {
+  readonly orgsTable: string;
+  readonly keysTable: string;
+  readonly sessionSecretArn: string;
+}
+
+/** Reads the table names and secret ARN from a stack's CloudFormation outputs. */
+export const readStackOutputs = async (cloudFormation: CloudFormationClient, stackName: string): Promise<StackTables> => {
+  const { DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  let outputs: Record<string, string>;
+  try {
+    const out = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+    const stack = out.Stacks?.[0];
+    if (!stack) throw new TargetError(`stack ${stackName} was not found`);
+    outputs = Object.fromEntries((stack.Outputs ?? []).flatMap((o) => (o.OutputKey && o.OutputValue ? [[o.OutputKey, o.OutputValue]] : [])));
+  } catch (err) {
+    if (err instanceof TargetError) throw err;
+    const region = await cloudFormation.config.region().catch(() => undefined);
+    const where = region ? ` in region ${region}` : '';
+    if ((err as { name?: string }).name === 'ValidationError' && /does not exist/i.test((err as Error).message)) {
+      throw new TargetError(`stack ${stackName} does not exist${where}; deploy it with \`npx cdk deploy\`, or pass --stack / --region`, { cause: err });
+    }
+    if (/region is missing/i.test((err as Error).message)) {
+      throw new TargetError('no AWS region configured; pass --region or set AWS_REGION', { cause: err });
+    }
+    throw new TargetError(`cannot read stack ${stackName}${where}: ${(err as Error).message}`, { cause: err });
+  }
+  const need = (name: string): string => {
+    const value = outputs[name];
+    if (!value) throw new TargetError(`stack ${stackName} has no output ${name}; is it a lakeline stack deployed by this version?`);
+    return value;
+  };
+  return {
+    orgsTable: need(tableOutputName(ORGS_TABLE)),
+    keysTable: need(tableOutputName(KEYS_TABLE)),
+    sessionSecretArn: need(STACK_OUTPUTS.sessionSecretArn),
+  };
+};
+
+/** Options of {@link openAwsTarget}. */
+export interface AwsTargetOptions {
+  /** @default STACK_NAME (`Lakeline`) */
+  readonly stack?: string;
+  /** @default the SDK's default region */
+  readonly region?: string;
+}
+
+/** Opens the deployed stack's stores. */
+export const openAwsTarget = async (options: AwsTargetOptions): Promise<Target> => {
+  // Loaded on demand: the local profile never needs these clients.
+  const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
+  const regionOption = options.region ? { region: options.region } : {};
+  const cloudFormation = new CloudFormationClient({ ...regionOption, maxAttempts: 3 });
+  let tables: StackTables;
+  let region: string;
+  try {
+    tables = await readStackOutputs(cloudFormation, options.stack ?? STACK_NAME);
+    // The tables live where the stack is, whatever the default region of later clients would be.
+    region = await cloudFormation.config.region();
+  } finally {
+    cloudFormation.destroy();
+  }
+  const client = new DynamoDBClient({ region, maxAttempts: 3 });
+  const doc = createDocumentClient(client);
+  let secret: Promise<string> | undefined;
+  return {
+    orgs: new DynamoOrgStore(doc, tables.orgsTable),
+    keys: new DynamoKeyStore(doc, tables.keysTable),
+    sessionSecret: () => (secret ??= fetchSecret(region, tables.sessionSecretArn)),
+    close: async () => client.destroy(),
+  };
+};
+
+const fetchSecret = async (region: string, arn: string): Promise<string> => {
+  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({ region, maxAttempts: 3 });
+  try {
+    const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+    if (!out.SecretString) throw new TargetError(`the session secret ${arn} is empty`);
+    return out.SecretString;
+  } catch (err) {
+    if (err instanceof TargetError) throw err;
+    throw new TargetError(`cannot read the session secret ${arn}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    client.destroy();
+  }
+};

@@ -1,0 +1,24 @@
+/**
+ * @module duckdb/s3-secret
+ * AWS: the statement that lets a query's DuckDB read the lake on S3 with the function's own role.
+ * Lambda hands the role's temporary credentials to the function in its environment; they are read
+ * per query, because they rotate while a container lives.
+ */
+import { sqlString } from './instance.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `CREATE SECRET` for S3 from the Lambda environment; none when no credentials are present. */
+export const s3SecretStatements = (env: Env = process.env): string[] => {
+  const keyId = env.AWS_ACCESS_KEY_ID;
+  const secret = env.AWS_SECRET_ACCESS_KEY;
+  if (!keyId || !secret) return [];
+  const fields = [
+    'TYPE s3',
+    `KEY_ID '${sqlString(keyId)}'`,
+    `SECRET '${sqlString(secret)}'`,
+    ...(env.AWS_SESSION_TOKEN ? [`SESSION_TOKEN '${sqlString(env.AWS_SESSION_TOKEN)}'`] : []),
+    ...(env.AWS_REGION ? [`REGION '${sqlString(env.AWS_REGION)}'`] : []),
+  ];
+  return [`CREATE SECRET lakeline_s3 (${fields.join(', ')})`];
+};

@@ -1,0 +1,169 @@
+/**
+ * @module event-item
+ * How one lineage event is laid out in the Events table (see docs/decisions.md, "Event keys"):
+ * its base key, the keys of the four listing indexes, the small filter attributes they project,
+ * and the body — the stored event's derived fields as JSON text plus the raw JSON text exactly as
+ * received, gzip-compressed above a threshold, and moved to the blob store when the item would
+ * not fit DynamoDB's 400 KB item limit.
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { toPublicEvent } from '#domain/lineage/derive';
+import type { EventRecord } from '#domain/lineage/ports';
+import type { StoredLineageEvent } from '#domain/lineage/types';
+
+/**
+ * Write shards per org on the time, size and state indexes. Every index partition key carries a
+ * shard (hash of the event id mod this), so one busy org's writes spread over this many partition
+ * key values instead of one (a partition key value takes about 1,000 writes/s); listing reads
+ * this many partitions and merges them. Changing it re-keys every stored event: a constant.
+ */
+export const SHARD_COUNT = 8;
+
+/** Raw bodies at least this long (bytes of UTF-8) are stored gzip-compressed. Measured: docs/decisions.md. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Largest item written inline. DynamoDB refuses items above 400 KB (409,600 bytes, names included);
+ * the margin covers the estimate's rounding of numbers and attribute overhead.
+ */
+export const MAX_INLINE_ITEM_BYTES = 350 * 1024;
+
+/**
+ * gzip level of stored bodies. Level 1 costs half of level 6's CPU on 16–50 KB events for bodies
+ * about 15% larger (bench/lineage-store-options.ts); the CPU is on every request's path.
+ */
+export const GZIP_LEVEL = 1;
+
+/** Digits of the zero-padded size in `sizeKey`: enough for any body below 1 TB. */
+const SIZE_WIDTH = 12;
+
+/** Index names of the Events table (`EVENTS_TABLE`). */
+export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun' } as const;
+
+/** Attributes the listing reads back in full for a page (never the index-only attributes). */
+export const BODY_ATTRIBUTES = ['pk', 'doc', 'raw', 'rawGz', 'blob', 'sizeBytes'] as const;
+
+/** An event's item, plus the blob to write first when its body lives in the blob store. */
+export interface EncodedEvent {
+  readonly item: Record<string, unknown>;
+  readonly blob?: { readonly key: string; readonly body: Buffer };
+}
+
+/** The base-table key value of an org's event. */
+export const eventPk = (orgId: string, eventId: string): string => `${orgId}#${eventId}`;
+
+/** The write shard of an event: its id is a hash already, so its leading bits are uniform. */
+export const shardOf = (eventId: string): number => Number.parseInt(eventId.slice(0, 8), 16) % SHARD_COUNT;
+
+/** The partition key of an org's shard on the time and size indexes. */
+export const shardKey = (orgId: string, shard: number): string => `${orgId}#${shard}`;
+
+/** The partition key of an org's shard of one state on the state index. */
+export const stateKey = (orgId: string, state: string, shard: number): string => `${orgId}#${state}#${shard}`;
+
+/** The partition key of a run on the run index. */
+export const runKey = (orgId: string, runId: string): string => `${orgId}#${runId}`;
+
+/** A size as the fixed-width prefix of `sizeKey`. */
+export const paddedSize = (bytes: number): string => String(bytes).padStart(SIZE_WIDTH, '0');
+
+/** The blob key of an event's body: per org and event, and per raw text, so a blob is never rewritten with other bytes. */
+export const blobKey = (orgId: string, eventId: string, rawText: string): string =>
+  `events/${orgId}/${eventId}/${createHash('sha256').update(rawText, 'utf8').digest('hex').slice(0, 32)}.json.gz`;
+
+/**
+ * Builds the item (and, for a body too large to keep inline, the blob) of one event.
+ *
+ * @param orgId - the owning organization
+ * @param record - the derived event and its raw text
+ * @param compressMinBytes - raw bodies at least this long are gzip-compressed
+ */
+export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes = COMPRESS_MIN_BYTES): EncodedEvent {
+  const { event, rawText } = record;
+  const shard = shardOf(event.id);
+  const timeKey = `${event.eventTimeKey}#${event.id}`;
+  const keys: Record<string, unknown> = {
+    pk: eventPk(orgId, event.id),
+    shardKey: shardKey(orgId, shard),
+    timeKey,
+    sizeKey: `${paddedSize(event.event_size_in_bytes)}#${timeKey}`,
+    stateKey: stateKey(orgId, event.run_state, shard),
+    // The run index is sparse: events without a run (DatasetEvent, JobEvent) have no entry.
+    ...(event.run_id === null ? {} : { runKey: runKey(orgId, event.run_id) }),
+    eventTime: event.eventTimeKey,
+    sizeBytes: event.event_size_in_bytes,
+    runState: event.run_state,
+    integrationLc: event.integrationFolded,
+    // Empty names are left out rather than stored as '': a substring filter cannot match them anyway.
+    ...(event.jobNameFolded === '' ? {} : { jobLc: event.jobNameFolded }),
+    ...(event.jobNamespaceFolded === '' ? {} : { namespaceLc: event.jobNamespaceFolded }),
+  };
+  const doc = docJson(event);
+  const rawBytes = Buffer.byteLength(rawText, 'utf8');
+  const body: Record<string, unknown> = rawBytes >= compressMinBytes ? { doc, rawGz: gzipSync(rawText, { level: GZIP_LEVEL }) } : { doc, raw: rawText };
+  if (itemSize(keys) + itemSize(body) <= MAX_INLINE_ITEM_BYTES) return { item: { ...keys, ...body } };
+  const key = blobKey(orgId, event.id, rawText);
+  return { item: { ...keys, blob: key }, blob: { key, body: gzipSync(`${doc}\n${rawText}`, { level: GZIP_LEVEL }) } };
+}
+
+/** Whether an item keeps its body in the blob store. */
+export const blobKeyOf = (item: Record<string, unknown>): string | undefined => (typeof item.blob === 'string' ? item.blob : undefined);
+
+/**
+ * Approximate JSON size of an item's event in an API response: the derived fields plus the raw
+ * text (whose length is the stored `event_size_in_bytes`). Used for the page byte budget.
+ */
+export function responseBytes(item: Record<string, unknown>): number {
+  const doc = typeof item.doc === 'string' ? item.doc.length : 1_024;
+  return doc + Number(item.sizeBytes ?? 0);
+}
+
+/**
+ * The stored event of an item, exactly as the events endpoint returns it.
+ *
+ * @param item - the item as read (with its body attributes)
+ * @param blobBody - the gzip blob, for an item whose body lives in the blob store
+ */
+export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer): StoredLineageEvent {
+  let doc: string;
+  let rawText: string;
+  if (typeof item.blob === 'string') {
+    if (blobBody === undefined) throw new Error(`event item ${String(item.pk)}: the blob body was not supplied`);
+    const text = gunzipSync(blobBody).toString('utf8');
+    const newline = text.indexOf('\n');
+    doc = text.slice(0, newline);
+    rawText = text.slice(newline + 1);
+  } else {
+    doc = String(item.doc);
+    rawText = typeof item.raw === 'string' ? item.raw : gunzipSync(item.rawGz as Uint8Array).toString('utf8');
+  }
+  const stored = JSON.parse(doc) as Record<string, unknown>;
+  // Assigning the placeholder's key keeps the contract's field order.
+  stored.event_raw = JSON.parse(rawText) as unknown;
+  return stored as unknown as StoredLineageEvent;
+}
+
+/**
+ * The derived fields as JSON, in the contract's order, with `event_raw` as a placeholder: the raw
+ * text is stored on its own so that it stays byte for byte what the producer sent.
+ */
+function docJson(event: EventRecord['event']): string {
+  // JSON.stringify never emits a raw newline, which the blob format relies on.
+  return JSON.stringify({ ...toPublicEvent(event), event_raw: 0 });
+}
+
+/**
+ * DynamoDB's item size: attribute names plus values (strings and binaries by length in bytes,
+ * numbers at their worst case of 21 bytes).
+ */
+function itemSize(attributes: Record<string, unknown>): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(attributes)) {
+    size += Buffer.byteLength(name, 'utf8');
+    if (typeof value === 'string') size += Buffer.byteLength(value, 'utf8');
+    else if (value instanceof Uint8Array) size += value.byteLength;
+    else if (typeof value === 'number') size += 21;
+  }
+  return size;
+}

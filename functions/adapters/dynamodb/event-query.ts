@@ -1,0 +1,137 @@
+/**
+ * @module event-query
+ * Turns a listing request into DynamoDB Queries on the Events table's indexes: which index, which
+ * partitions (one per write shard, or one run), the key condition on the time range, and the
+ * filter on the small projected attributes. Pure: the store runs the plan (event-store.ts).
+ */
+import type { EventListQuery } from '#domain/lineage/ports';
+import { sortableTime } from '#domain/lineage/event-time';
+import { EVENT_INDEXES, SHARD_COUNT, runKey, shardKey, stateKey } from './event-item.ts';
+
+/**
+ * With at most this many states asked for, the state index is read (states × shards partitions,
+ * each holding only matching events); with more, the time index is read with a state filter,
+ * since most of what it reads then matches anyway and fewer partitions mean fewer requests.
+ */
+export const MAX_STATES_ON_STATE_INDEX = 2;
+
+/** The Queries that answer a listing request. */
+export interface QueryPlan {
+  readonly indexName: string;
+  /** Partition key attribute of the index. */
+  readonly partitionAttribute: string;
+  /** One Query stream per value, merged by sort key. */
+  readonly partitions: readonly string[];
+  /** Sort key attribute of the index: `timeKey` (`<time>#<id>`) or `sizeKey` (`<size>#<time>#<id>`). */
+  readonly sortAttribute: 'timeKey' | 'sizeKey';
+  /** Whether DynamoDB returns entries in the requested order (false: DESC). */
+  readonly forward: boolean;
+  /**
+   * Size order on an index sorted by time (the run index): every matching entry of the partition
+   * is read and sorted in memory. Runs are small; documented in docs/decisions.md.
+   */
+  readonly sortBySizeInMemory: boolean;
+  /** Whether a filter may drop entries (pages may then yield few items; the merge reads ahead more). */
+  readonly filtered: boolean;
+  readonly keyCondition: string;
+  readonly filterExpression?: string;
+  readonly names: Readonly<Record<string, string>>;
+  /** Values of the expressions; the partition value is bound per Query as `:p`. */
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Plans a listing for one org, or returns `undefined` when the window is empty.
+ *
+ * Paths: a run → the run index (one partition); size order → the size index (shards), with the time
+ * window as a filter; one or two states in time order → the state index (states × shards);
+ * otherwise → the time index (shards). The time window is a key condition wherever the index is
+ * sorted by time. Substring and list filters run on the index entries (the attributes are projected).
+ */
+export function planQuery(orgId: string, query: EventListQuery): QueryPlan | undefined {
+  if (query.startMicros >= query.endMicros) return undefined;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const filters: string[] = [];
+  const timeLo = sortableTime(query.startMicros);
+  const timeHi = sortableTime(query.endMicros - 1n);
+  const shards = Array.from({ length: SHARD_COUNT }, (_, shard) => shard);
+  const bySize = query.sortBy === 'EVENT_SIZE_IN_BYTES';
+
+  let indexName: string;
+  let partitionAttribute: string;
+  let partitions: string[];
+  let sortAttribute: QueryPlan['sortAttribute'] = 'timeKey';
+  let stateFilter = query.states !== undefined;
+  if (query.runId !== undefined) {
+    indexName = EVENT_INDEXES.byRun;
+    partitionAttribute = 'runKey';
+    partitions = [runKey(orgId, query.runId)];
+  } else if (bySize) {
+    indexName = EVENT_INDEXES.bySize;
+    partitionAttribute = 'shardKey';
+    partitions = shards.map((s) => shardKey(orgId, s));
+    sortAttribute = 'sizeKey';
+  } else if (query.states !== undefined && query.states.length <= MAX_STATES_ON_STATE_INDEX) {
+    indexName = EVENT_INDEXES.byState;
+    partitionAttribute = 'stateKey';
+    const states = query.states;
+    partitions = states.flatMap((state) => shards.map((s) => stateKey(orgId, state, s)));
+    stateFilter = false;
+  } else {
+    indexName = EVENT_INDEXES.byTime;
+    partitionAttribute = 'shardKey';
+    partitions = shards.map((s) => shardKey(orgId, s));
+  }
+
+  names['#pk'] = partitionAttribute;
+  let keyCondition = '#pk = :p';
+  if (sortAttribute === 'timeKey') {
+    names['#sk'] = 'timeKey';
+    // Keys are `<18-digit time>#<uuid>`: every key of the last microsecond is below `<time>#~`.
+    keyCondition += ' AND #sk BETWEEN :lo AND :hi';
+    values[':lo'] = timeLo;
+    values[':hi'] = `${timeHi}#~`;
+  } else {
+    names['#time'] = 'eventTime';
+    filters.push('#time BETWEEN :lo AND :hi');
+    values[':lo'] = timeLo;
+    values[':hi'] = timeHi;
+  }
+  if (stateFilter && query.states !== undefined) {
+    names['#state'] = 'runState';
+    filters.push(`#state IN (${query.states.map((state, i) => bind(values, `:s${i}`, state)).join(', ')})`);
+  }
+  if (query.namespace !== undefined) {
+    names['#ns'] = 'namespaceLc';
+    filters.push(`contains(#ns, ${bind(values, ':ns', query.namespace)})`);
+  }
+  if (query.job !== undefined) {
+    names['#job'] = 'jobLc';
+    filters.push(`contains(#job, ${bind(values, ':job', query.job)})`);
+  }
+  if (query.integrations !== undefined) {
+    names['#int'] = 'integrationLc';
+    filters.push(`#int IN (${query.integrations.map((name, i) => bind(values, `:i${i}`, name)).join(', ')})`);
+  }
+  return {
+    indexName,
+    partitionAttribute,
+    partitions,
+    sortAttribute,
+    forward: query.order === 'ASC',
+    sortBySizeInMemory: query.runId !== undefined && bySize,
+    // The size path's time window is left out: it is usually wide, and a narrow one is handled by
+    // the growing page size anyway.
+    filtered: stateFilter || query.namespace !== undefined || query.job !== undefined || query.integrations !== undefined,
+    keyCondition,
+    ...(filters.length > 0 ? { filterExpression: filters.join(' AND ') } : {}),
+    names,
+    values,
+  };
+}
+
+function bind(values: Record<string, unknown>, name: string, value: unknown): string {
+  values[name] = value;
+  return name;
+}

@@ -1,0 +1,226 @@
+/**
+ * @module event-store
+ * EventStore on DynamoDB. Writes are idempotent by key (`<org>#<event id>`, the id being a hash
+ * of the event's content); bodies too large for an item go to the blob store first. Listing reads
+ * thin index entries only (sharded GSIs merged in order, see event-query.ts and sorted-merge.ts),
+ * then fetches the page's items with BatchGetItem. Nothing ever scans the table.
+ */
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BlobStore, EventListQuery, EventPage, EventRecord, EventStore, PutManyOutcome, PutOutcome } from '#domain/lineage/ports';
+import type { StoredLineageEvent } from '#domain/lineage/types';
+import { isTransientInfrastructureError } from '#shared/http-errors';
+import { batchGetAll, batchPutAll, mapConcurrent } from './batch-ops.ts';
+import { BODY_ATTRIBUTES, blobKeyOf, decodeEvent, encodeEvent, paddedSize, responseBytes, type EncodedEvent } from './event-item.ts';
+import { planQuery, type QueryPlan } from './event-query.ts';
+import { evenSizing, mergeSorted, type PagedSource } from './sorted-merge.ts';
+
+/** One index entry as the merge sees it. */
+interface Entry {
+  readonly pk: string;
+  /** The value the page is ordered by (unique: it ends with the event id). */
+  readonly sort: string;
+}
+
+/** Options of {@link DynamoEventStore}. */
+export interface DynamoEventStoreOptions {
+  /** Raw bodies at least this long are gzip-compressed. @default COMPRESS_MIN_BYTES */
+  readonly compressMinBytes?: number;
+  /** BatchWriteItem requests in flight per batch. @default 4 */
+  readonly writeConcurrency?: number;
+}
+
+const CONDITIONAL_CHECK_FAILED = 'ConditionalCheckFailedException';
+const STORE_UNAVAILABLE = 'Server error: the store is unavailable; retry later';
+
+/** DynamoDB-backed {@link EventStore}. */
+export class DynamoEventStore implements EventStore {
+  private readonly compressMinBytes: number | undefined;
+  private readonly writeConcurrency: number;
+
+  /**
+   * @param doc - the document client
+   * @param tableName - the Events table (`EVENTS_TABLE`)
+   * @param blobs - the blob store, resolved only when a large body is written or read (functions
+   *   never handling large bodies need no bucket)
+   */
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly blobs: () => BlobStore,
+    options: DynamoEventStoreOptions = {},
+  ) {
+    this.compressMinBytes = options.compressMinBytes;
+    this.writeConcurrency = options.writeConcurrency ?? 4;
+  }
+
+  async put(orgId: string, record: EventRecord): Promise<PutOutcome> {
+    return this.putEncoded(this.encode(orgId, record));
+  }
+
+  async putMany(orgId: string, records: readonly EventRecord[]): Promise<PutManyOutcome[]> {
+    const encoded = records.map((record) => this.encode(orgId, record));
+    // The same event twice in one batch is written once; every copy gets that write's outcome.
+    const firstOf = new Map<string, number>();
+    encoded.forEach((e, i) => {
+      if (!firstOf.has(pkOf(e))) firstOf.set(pkOf(e), i);
+    });
+    const unique = [...firstOf.values()];
+    const outcomes = new Map<number, PutManyOutcome>();
+
+    // Large bodies go one by one: blob first, then a conditional put (see putEncoded).
+    const large = unique.filter((i) => encoded[i]?.blob !== undefined);
+    await mapConcurrent(large, this.writeConcurrency, async (i) => {
+      outcomes.set(i, await this.settle(() => this.putEncoded(encoded[i] as EncodedEvent)));
+    });
+
+    // Small ones go by BatchWriteItem, which cannot carry a condition: the events already stored
+    // are looked up first and left alone, so a resent event keeps its first received_at.
+    const small = unique.filter((i) => encoded[i]?.blob === undefined);
+    if (small.length > 0) {
+      let existing: Map<string, unknown>;
+      try {
+        existing = await batchGetAll(this.doc, this.tableName, 'pk', small.map((i) => ({ pk: pkOf(encoded[i] as EncodedEvent) })), ['pk']);
+      } catch (err) {
+        if (!isTransientInfrastructureError(err)) throw err;
+        for (const i of small) outcomes.set(i, { ok: false, reason: STORE_UNAVAILABLE, retriable: true });
+        existing = new Map();
+      }
+      const toWrite = small.filter((i) => !outcomes.has(i) && !existing.has(pkOf(encoded[i] as EncodedEvent)));
+      for (const i of small) if (existing.has(pkOf(encoded[i] as EncodedEvent))) outcomes.set(i, { ok: true, outcome: 'duplicate' });
+      const written = await batchPutAll(this.doc, this.tableName, 'pk', toWrite.map((i) => (encoded[i] as EncodedEvent).item), this.writeConcurrency);
+      written.forEach((result, j) => {
+        outcomes.set(toWrite[j] as number, result.ok ? { ok: true, outcome: 'stored' } : { ok: false, reason: result.reason, retriable: true });
+      });
+    }
+
+    return encoded.map((e, i) => {
+      const first = firstOf.get(pkOf(e)) as number;
+      const outcome = outcomes.get(first) as PutManyOutcome;
+      return first === i || !outcome.ok ? outcome : { ok: true, outcome: 'duplicate' };
+    });
+  }
+
+  async list(orgId: string, query: EventListQuery): Promise<EventPage> {
+    const plan = planQuery(orgId, query);
+    if (plan === undefined) return { events: [], truncated: false };
+    const wanted = query.offset + query.limit;
+    const entries = plan.sortBySizeInMemory ? await this.readAllBySize(plan, query.order === 'ASC') : await this.mergePartitions(plan, wanted);
+    const page = entries.slice(query.offset, wanted);
+    if (page.length === 0) return { events: [], truncated: false };
+
+    const items = await batchGetAll(this.doc, this.tableName, 'pk', page.map((e) => ({ pk: e.pk })), BODY_ATTRIBUTES);
+    const kept: Record<string, unknown>[] = [];
+    let bytes = 0;
+    let truncated = false;
+    for (const entry of page) {
+      // GSIs are written after the item, so an entry always has its item; skip defensively.
+      const item = items.get(entry.pk);
+      if (item === undefined) continue;
+      const size = responseBytes(item);
+      if (kept.length > 0 && bytes + size > query.maxPageBytes) {
+        truncated = true;
+        break;
+      }
+      bytes += size;
+      kept.push(item);
+    }
+    const events: StoredLineageEvent[] = await Promise.all(
+      kept.map(async (item) => {
+        const key = blobKeyOf(item);
+        return decodeEvent(item, key === undefined ? undefined : await this.blobs().get(key));
+      }),
+    );
+    return { events, truncated };
+  }
+
+  private encode(orgId: string, record: EventRecord): EncodedEvent {
+    return encodeEvent(orgId, record, this.compressMinBytes);
+  }
+
+  /** Writes one encoded event: its blob first (so an item never points at a missing blob), then the item, unless present. */
+  private async putEncoded(encoded: EncodedEvent): Promise<PutOutcome> {
+    if (encoded.blob !== undefined) {
+      // A resend of a large event must not upload megabytes again; a race past this check only
+      // writes a blob under another key (the key includes a hash of the text), never a wrong one.
+      if (await this.exists(pkOf(encoded))) return 'duplicate';
+      await this.blobs().put(encoded.blob.key, encoded.blob.body);
+    }
+    try {
+      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: encoded.item, ConditionExpression: 'attribute_not_exists(pk)' }));
+      return 'stored';
+    } catch (err) {
+      if ((err as { name?: string }).name === CONDITIONAL_CHECK_FAILED) return 'duplicate';
+      throw err;
+    }
+  }
+
+  private async exists(pk: string): Promise<boolean> {
+    const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ProjectionExpression: 'pk', ConsistentRead: true }));
+    return out.Item !== undefined;
+  }
+
+  /** Runs a write for putMany: transient store trouble becomes a retriable failure of that event. */
+  private async settle(write: () => Promise<PutOutcome>): Promise<PutManyOutcome> {
+    try {
+      return { ok: true, outcome: await write() };
+    } catch (err) {
+      if (!isTransientInfrastructureError(err)) throw err;
+      return { ok: false, reason: STORE_UNAVAILABLE, retriable: true };
+    }
+  }
+
+  /** The first `wanted` entries of the plan's partitions, merged in order. */
+  private async mergePartitions(plan: QueryPlan, wanted: number): Promise<Entry[]> {
+    const sources = plan.partitions.map((partition) => this.partitionSource(plan, partition, [plan.sortAttribute], (item) => String(item[plan.sortAttribute])));
+    const compare = plan.forward ? (a: Entry, b: Entry) => compareText(a.sort, b.sort) : (a: Entry, b: Entry) => compareText(b.sort, a.sort);
+    return mergeSorted(sources, compare, wanted, evenSizing(wanted, sources.length, plan.filtered));
+  }
+
+  /** Every matching entry of the plan's (single) partition, ordered by size, then time, then id. */
+  private async readAllBySize(plan: QueryPlan, ascending: boolean): Promise<Entry[]> {
+    const entries: Entry[] = [];
+    for (const partition of plan.partitions) {
+      const source = this.partitionSource(plan, partition, ['timeKey', 'sizeBytes'], (item) => `${paddedSize(Number(item.sizeBytes))}#${String(item.timeKey)}`);
+      for (let done = false; !done; ) {
+        const page = await source(1_000);
+        entries.push(...page.items);
+        done = page.done;
+      }
+    }
+    return entries.sort((a, b) => (ascending ? compareText(a.sort, b.sort) : compareText(b.sort, a.sort)));
+  }
+
+  /** A paged Query over one partition of the plan's index, reading only what the merge needs. */
+  private partitionSource(plan: QueryPlan, partition: string, attributes: readonly string[], sortOf: (item: Record<string, unknown>) => string): PagedSource<Entry> {
+    let startKey: Record<string, unknown> | undefined;
+    const names: Record<string, string> = { ...plan.names };
+    const projected = ['pk', ...attributes].map((name, i) => {
+      names[`#a${i}`] = name;
+      return `#a${i}`;
+    });
+    return async (limit) => {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: plan.indexName,
+          KeyConditionExpression: plan.keyCondition,
+          ...(plan.filterExpression === undefined ? {} : { FilterExpression: plan.filterExpression }),
+          ProjectionExpression: projected.join(', '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ...plan.values, ':p': partition },
+          ScanIndexForward: plan.forward,
+          Limit: limit,
+          ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+        }),
+      );
+      startKey = out.LastEvaluatedKey;
+      const items = (out.Items ?? []).map((item) => ({ pk: String(item.pk), sort: sortOf(item) }));
+      return { items, done: startKey === undefined, examined: out.ScannedCount ?? items.length };
+    };
+  }
+}
+
+const pkOf = (encoded: EncodedEvent): string => String(encoded.item.pk);
+
+/** Code-unit order, the order DynamoDB sorts string keys in (keys here are ASCII). */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,211 @@
+/**
+ * @module spark-submit
+ * The local SparkEngine: `spark-submit` of the job script (`jobs/spark/run_job.py`, the same one
+ * EMR Serverless runs) as a supervised child process. Each run gets `<home>/runs/<run id>/` with
+ * its spec, the job's result document and the driver log. The child runs in its own process
+ * group with its output in a file, so it outlives a restart of the stack: a restarted stack
+ * re-attaches to it (or reads how it ended) instead of leaving the run RUNNING.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
+import path from 'node:path';
+import { jobSpecDocument } from '#domain/runs/job-spec';
+import { outcomeFromResult } from '#domain/runs/job-result';
+import type { SparkResourceRequest } from '#domain/runs/machine-types';
+import type { OutcomeListener, SparkEngine, SparkJob } from '#domain/runs/ports';
+import type { ComputeUsed, EngineHandle, Run, RunOutcome } from '#domain/runs/run';
+import { isSameProcess, processStartTicks, signalGroup, stopGroup } from './spark-process.ts';
+import { localCompute, sparkSubmitArgs, sparkSubmitEnv, type SubmitPaths } from './spark-submit-args.ts';
+
+/** Settings of the local engine. */
+export interface LocalSparkOptions {
+  /** The stack's state directory; runs live under `<home>/runs/`. */
+  readonly home: string;
+  /** The SQLite catalog file (Iceberg JDBC layout). */
+  readonly catalogFile: string;
+  /** The warehouse root directory. */
+  readonly warehouse: string;
+  /** The project venv's Python (pyspark is installed in it). */
+  readonly pythonBin: string;
+  /** Repository root: `jobs/spark/run_job.py` and `.lakeline/jars/`. */
+  readonly repoRoot: string;
+  readonly maxCores?: number;
+  readonly maxMemoryMb?: number;
+  /** Receives each run's outcome when its process ends. */
+  readonly onOutcome: OutcomeListener;
+  readonly log: (message: string, fields: Record<string, unknown>) => void;
+  /** How often a re-attached run (not our child) is checked for its end. @default 1000 */
+  readonly pollMs?: number;
+}
+
+/** Bytes of the driver log read to explain a run that ended without a result. */
+const LOG_TAIL_BYTES = 64 * 1024;
+
+/** The installed pyspark's Spark version (the processing_engine facet until a run reports its own). */
+const pysparkVersion = (sparkHome: string): string => {
+  try {
+    return /__version__[^"']*["']([^"']+)["']/.exec(readFileSync(path.join(sparkHome, 'version.py'), 'utf8'))?.[1] ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+};
+
+const findSparkHome = (pythonBin: string): string => {
+  const lib = path.join(path.dirname(path.dirname(pythonBin)), 'lib');
+  const candidates = existsSync(lib) ? readdirSync(lib).filter((d) => d.startsWith('python')) : [];
+  for (const dir of candidates) {
+    const home = path.join(lib, dir, 'site-packages', 'pyspark');
+    if (existsSync(path.join(home, 'bin', 'spark-submit'))) return home;
+  }
+  throw new Error(`pyspark is not installed next to ${pythonBin}; run \`npm run setup\``);
+};
+
+const findJars = (jarsDir: string): string[] => {
+  const files = existsSync(jarsDir) ? readdirSync(jarsDir) : [];
+  const pick = (prefix: string) => {
+    const jar = files.filter((f) => f.startsWith(prefix) && f.endsWith('.jar')).sort().pop();
+    if (!jar) throw new Error(`${prefix}*.jar is missing from ${jarsDir}; run \`npm run setup\``);
+    return path.join(jarsDir, jar);
+  };
+  return [pick('iceberg-spark-runtime-3.5_2.12-'), pick('sqlite-jdbc-')];
+};
+
+const readIfExists = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** The last error-looking lines of a driver log, to explain a run that left no result. */
+export const logTail = (file: string): string => {
+  const text = readIfExists(file);
+  if (!text) return '';
+  const tail = text.slice(-LOG_TAIL_BYTES).split('\n').map((l) => l.trim()).filter(Boolean);
+  const errors = tail.filter((l) => /error|exception|killed|out of memory/i.test(l) && !/^\s*at /.test(l));
+  return (errors.length ? errors : tail).slice(-3).join(' | ').slice(0, 2000);
+};
+
+/** Local {@link SparkEngine}: supervised `spark-submit` child processes. */
+export class LocalSparkEngine implements SparkEngine {
+  readonly platform = 'local';
+  readonly version: string;
+  private readonly sparkHome: string;
+  private readonly jars: string[];
+
+  constructor(private readonly options: LocalSparkOptions) {
+    this.sparkHome = findSparkHome(options.pythonBin);
+    this.jars = findJars(path.join(options.repoRoot, '.lakeline', 'jars'));
+    this.version = pysparkVersion(this.sparkHome);
+  }
+
+  size(request: SparkResourceRequest): ComputeUsed {
+    return localCompute(request, {
+      cores: availableParallelism(),
+      memoryMb: Math.floor(totalmem() / (1024 * 1024)),
+      ...(this.options.maxCores === undefined ? {} : { maxCores: this.options.maxCores }),
+      ...(this.options.maxMemoryMb === undefined ? {} : { maxMemoryMb: this.options.maxMemoryMb }),
+    });
+  }
+
+  async submit(job: SparkJob): Promise<EngineHandle> {
+    const runDir = this.runDir(job.runId);
+    mkdirSync(path.join(runDir, 'tmp'), { recursive: true });
+    const paths: SubmitPaths = {
+      sparkHome: this.sparkHome,
+      pythonBin: this.options.pythonBin,
+      jars: this.jars,
+      jobScript: path.join(this.options.repoRoot, 'jobs', 'spark', 'run_job.py'),
+      runDir,
+      specFile: path.join(runDir, 'job.json'),
+    };
+    const spec = jobSpecDocument(job, { type: 'jdbc', uri: `jdbc:sqlite:${this.options.catalogFile}`, warehouseRoot: `file://${this.options.warehouse}` }, `file://${runDir}/result.json`);
+    writeFileSync(paths.specFile, JSON.stringify(spec, null, 2), { mode: 0o600 });
+
+    const log = openSync(path.join(runDir, 'driver.log'), 'a');
+    let child: ChildProcess;
+    try {
+      // Own process group (abort stops the whole tree) and output to a file, not a pipe to us:
+      // the run must survive the stack stopping, and re-attach when it starts again.
+      child = spawn(path.join(this.sparkHome, 'bin', 'spark-submit'), sparkSubmitArgs(job.runId, job.compute, paths), {
+        cwd: runDir,
+        env: sparkSubmitEnv(paths, process.env),
+        detached: true,
+        stdio: ['ignore', log, log],
+      });
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+    } finally {
+      closeSync(log);
+    }
+    const pid = child.pid as number;
+    const startTicks = processStartTicks(pid);
+    child.once('exit', (code, signal) => {
+      // The JVM's children (the Python driver) go with it; anything left behind is stopped.
+      signalGroup(pid, 'SIGKILL');
+      void this.report(job.runId, runDir, code === null ? `signal ${signal}` : `code ${code}`);
+    });
+    child.unref();
+    return { platform: this.platform, pid, ...(startTicks === undefined ? {} : { startTicks }), runDir, startedAt: Date.now() };
+  }
+
+  async cancel(handle: EngineHandle): Promise<void> {
+    const pid = Number(handle.pid);
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    // Only the run's own process group: a pid reused by an unrelated process is left alone.
+    if (isSameProcess(pid, handle.startTicks as string | undefined)) stopGroup(pid);
+  }
+
+  async reattach(run: Run): Promise<'attached' | RunOutcome> {
+    const handle = run.handle;
+    const pid = Number(handle?.pid);
+    const runDir = typeof handle?.runDir === 'string' ? handle.runDir : this.runDir(run.runId);
+    if (Number.isInteger(pid) && isSameProcess(pid, handle?.startTicks as string | undefined)) {
+      this.watch(run.runId, runDir, pid);
+      return 'attached';
+    }
+    return (
+      outcomeFromResult(readIfExists(path.join(runDir, 'result.json'))) ?? {
+        state: 'FAIL',
+        error: `the local stack stopped while this run was active, and its Spark process ended without a result${this.explain(runDir)}`,
+      }
+    );
+  }
+
+  private runDir(runId: string): string {
+    return path.join(this.options.home, 'runs', runId);
+  }
+
+  private explain(runDir: string): string {
+    const tail = logTail(path.join(runDir, 'driver.log'));
+    return tail ? `: ${tail}` : '';
+  }
+
+  /** Polls a process that is not our child (re-attached after a restart) until it ends. */
+  private watch(runId: string, runDir: string, pid: number): void {
+    const started = processStartTicks(pid);
+    const timer = setInterval(() => {
+      if (isSameProcess(pid, started)) return;
+      clearInterval(timer);
+      void this.report(runId, runDir, 'an exit the restarted stack did not see');
+    }, this.options.pollMs ?? 1_000);
+    timer.unref();
+  }
+
+  /** Reads how a run ended and hands the outcome to the listener. */
+  private async report(runId: string, runDir: string, exit: string): Promise<void> {
+    const outcome: RunOutcome = outcomeFromResult(readIfExists(path.join(runDir, 'result.json'))) ?? {
+      state: 'FAIL',
+      error: `Spark ended (${exit}) without recording a result${this.explain(runDir)}`,
+    };
+    try {
+      await this.options.onOutcome(runId, outcome);
+    } catch (err) {
+      this.options.log('run outcome not recorded', { runId, error: err });
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * @module lineage-capture/datasets
+ * How lake tables are named in lineage. Naming.md names a dataset by where it lives: an Iceberg
+ * table is its directory, so the namespace is the storage (`file` locally, `s3://<bucket>` in AWS)
+ * and the name the path (the object key on S3). That is also how OpenLineage's Spark integration
+ * names Iceberg tables, so lineage from Spark jobs on the same tables joins up. The name users
+ * write in SQL (`lakeline.<namespace>.<table>`) rides along as a `symlinks` TABLE identifier, and
+ * the catalog as a `catalog` facet.
+ */
+import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import { facet } from './facets.ts';
+
+/** A column as the schema facet lists it. */
+export interface DatasetField {
+  readonly name: string;
+  readonly type: string;
+}
+
+/** Which Iceberg catalog holds the tables (the `catalog` facet's `type`). */
+export type CatalogKind = 'jdbc' | 'glue';
+
+/** A lake table, as lineage describes it. */
+export interface LakeDataset {
+  readonly table: TableName;
+  /** The table's root location (`file:///…` or `s3://bucket/…`). */
+  readonly location: string;
+  readonly fields: readonly DatasetField[];
+}
+
+/** The OpenLineage identity of a location, per Naming.md. */
+export const datasetIdentity = (location: string): { namespace: string; name: string } => {
+  const s3 = /^s3a?:\/\/([^/]+)\/?(.*)$/.exec(location);
+  if (s3) return { namespace: `s3://${s3[1]}`, name: (s3[2] ?? '').replace(/\/+$/, '') };
+  const file = /^file:(?:\/\/)?(\/.*)$/.exec(location);
+  const path = file ? (file[1] as string) : location;
+  return { namespace: 'file', name: decodeURI(path.replace(/^\/+/, '/')).replace(/(.)\/+$/, '$1') };
+};
+
+/** A dataset entry (input or output) of a run event, with its facets. */
+export const datasetOf = (dataset: LakeDataset, catalogKind: CatalogKind) => ({
+  ...datasetIdentity(dataset.location),
+  facets: {
+    schema: facet('schema', { fields: dataset.fields.map((f, i) => ({ name: f.name, type: f.type, ordinal_position: i + 1 })) }),
+    symlinks: facet('symlinks', {
+      identifiers: [{ namespace: DEFAULT_CATALOG, name: `${dataset.table.namespace}.${dataset.table.table}`, type: 'TABLE' }],
+    }),
+    catalog: facet('catalog', { framework: 'iceberg', type: catalogKind, name: DEFAULT_CATALOG, source: 'lakeline' }),
+  },
+});

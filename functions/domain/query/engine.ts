@@ -1,0 +1,84 @@
+/**
+ * @module query/engine
+ * The port of a SQL engine that runs one statement against lake tables: what it is given (the
+ * statement, the Iceberg tables it may read, the sandbox size) and what it answers (a tabular
+ * result with JSON-safe values). The DuckDB adapter implements it
+ * (`functions/adapters/duckdb/engine.ts`); the use cases never see an engine's own API.
+ */
+import type { TableName } from '../lake/names.ts';
+
+/** Rows with their column names and engine type names, every value already JSON-safe. */
+export interface TabularResult {
+  readonly columns: string[];
+  /** The engine's own type names (DuckDB: `BIGINT`, `DECIMAL(15,2)`, `STRUCT(a INTEGER)`, ...). */
+  readonly column_types: string[];
+  readonly rows: unknown[][];
+}
+
+/** An Iceberg table a statement may read, as the engine needs it. */
+export interface EngineTable {
+  readonly name: TableName;
+  /** The table's current `*.metadata.json` (`file://…` or `s3://…`). */
+  readonly metadataLocation: string;
+  /** The table's root location from its metadata (`location`): the only place its files may be read from. */
+  readonly location: string;
+}
+
+/** Compute a statement may use. */
+export interface SandboxSize {
+  readonly vcpus: number;
+  readonly memoryGb: number;
+}
+
+/** What to run. */
+export interface EngineRequest {
+  /** One SQL statement that already passed the SQL firewall. */
+  readonly sql: string;
+  /** Every table the statement reads; nothing else is readable. */
+  readonly tables: readonly EngineTable[];
+  readonly sandbox: SandboxSize;
+  /** Also return the engine's plan of the statement (EXPLAIN) as key/value rows. */
+  readonly explain?: boolean;
+  /**
+   * Also write the result to a Parquet file in this local directory (for the lake writer to land).
+   * The engine writes it with its own internal connection, never the locked one running the SQL.
+   */
+  readonly exportDirectory?: string;
+  /** Abandon the statement after this long. */
+  readonly timeoutMs: number;
+  /** Largest result (approximate JSON bytes) to return inline; a larger one is refused. */
+  readonly maxResultBytes: number;
+}
+
+/** The Parquet file an export produced. */
+export interface ExportedResult {
+  readonly file: string;
+  readonly bytes: number;
+  readonly rows: number;
+}
+
+/** What a run produced. */
+export interface EngineResult {
+  readonly results: TabularResult;
+  /** The plan, when asked for: `explain_key`/`explain_value` rows, and how long planning took. */
+  readonly explain?: { readonly results: TabularResult; readonly executionMs: number };
+  /** The Parquet export, when asked for. */
+  readonly exported?: ExportedResult;
+  /** Wall time of the statement itself (plan, execute, read), without set-up. */
+  readonly executionMs: number;
+}
+
+/** Port: a SQL engine over lake tables. */
+export interface QueryEngine {
+  /** Engine name for lineage (`processing_engine.name`). */
+  readonly name: string;
+  /** Engine version for lineage (`processing_engine.version`); engines may load lazily. */
+  version(): Promise<string>;
+  /**
+   * Runs one statement.
+   *
+   * @throws {QuerySqlError} (400) when the engine rejects the statement or fails executing it
+   * @throws {QueryLimitError} (400) when the statement exceeds the time or result-size limit
+   */
+  run(request: EngineRequest): Promise<EngineResult>;
+}

@@ -1,0 +1,101 @@
+/**
+ * @module runs/submit
+ * Starting a Spark run: plan and billing checks, the SQL firewall in Spark mode, the run record
+ * (RUNNING), lineage START, and the hand-over to the engine. The spark endpoint calls it with the
+ * caller's job; the routed endpoint (a write, or a read too large to answer inline) calls it with
+ * its derived job and `writeMode`.
+ */
+import { DomainError, ExecutionError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.ts';
+import { DEFAULT_CATALOG, qualifiedName } from '../lake/names.ts';
+import type { CatalogKind } from '../lineage-capture/datasets.ts';
+import { planOf, requireComputeAccess } from '../orgs/plans.ts';
+import { catalogResolver, loadInputTables } from '../query/lake-tables.ts';
+import { analyzeSql } from '../sql/index.ts';
+import type { RunDeps } from './deps.ts';
+import { recordEnd, recordStart } from './lineage.ts';
+import { largestMachineVcpus } from './machine-types.ts';
+import type { Run } from './run.ts';
+import { checkSparkRequest, type CheckedSparkRequest, type SparkRequest } from './spark-request.ts';
+
+/** The catalog lineage names: the SQL (JDBC-layout) catalog locally, Glue on EMR Serverless. */
+const catalogKindOf = (platform: string): CatalogKind => (platform === 'local' ? 'jdbc' : 'glue');
+
+/**
+ * Submits a Spark run for an org and returns it (`RUNNING`).
+ *
+ * Refusals (400 firewall or request, 402 no payment method, 403 over the plan) happen before
+ * anything is recorded; from the run record on, the run always ends in COMPLETE, FAIL or ABORT.
+ *
+ * @throws {ValidationError} 400: a refused statement, one that is not a query, an unknown table
+ * @throws {PaymentRequiredError} 402: the org has no payment method (Spark is metered)
+ * @throws {ForbiddenError} 403: executors or machine size above the plan, or the credit limit reached
+ * @throws {ExecutionError} 500 when the engine could not start the run (the run is recorded as FAIL)
+ */
+export async function submitSparkRun(deps: RunDeps, orgId: string, request: CheckedSparkRequest): Promise<Run> {
+  const org = await deps.orgs.get(orgId);
+  if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);
+  requireComputeAccess(org, 'spark', largestMachineVcpus(request.resources));
+  const plan = planOf(org);
+  if (request.resources.executors > plan.maxSparkExecutors) {
+    throw new ForbiddenError(
+      `${request.resources.executors} executors exceed the ${plan.name} plan's limit of ${plan.maxSparkExecutors}. Ask for ${plan.maxSparkExecutors} or fewer, or upgrade the plan.`,
+    );
+  }
+
+  const known = await deps.catalog.listTables(orgId);
+  const analysis = analyzeSql(request.sql, { dialect: 'spark', defaultCatalog: DEFAULT_CATALOG, resolveTable: catalogResolver(known) });
+  if (analysis.kind !== 'read') {
+    throw new ValidationError(`query: must be a query (SELECT …); its result is written to ${qualifiedName(request.output)}, so the statement must not write a table itself`);
+  }
+  const inputs = await loadInputTables(deps.storage, known, analysis.inputTables);
+
+  const now = deps.now().toISOString();
+  const compute = deps.engine.size(request.resources);
+  const run: Run = {
+    runId: deps.newRunId(),
+    orgId,
+    engine: 'spark',
+    job: request.job,
+    state: 'RUNNING',
+    createdAt: now,
+    updatedAt: now,
+    sql: request.sql,
+    inputTables: analysis.inputTables.map((t) => `${t.catalog}.${t.namespace}.${t.table}`),
+    outputTable: request.output,
+    writeMode: request.writeMode,
+    compute,
+    lineage: { dialect: 'spark', engineVersion: deps.engine.version, inputs: inputs.map((t) => t.dataset), catalogKind: catalogKindOf(deps.engine.platform) },
+  };
+  await deps.runs.create(run);
+  await recordStart(deps, run, deps.now());
+
+  try {
+    const handle = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
+    // An abort that arrived while the engine was starting has ended the run: stop what just started.
+    if (!(await deps.runs.attach(run.runId, handle, deps.now().toISOString()))) await deps.engine.cancel(handle);
+    return { ...run, handle };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const ended = await deps.runs.end(run.runId, { state: 'FAIL', endedAt: deps.now().toISOString(), error: `Spark could not start the run: ${message}` });
+    if (ended) await recordEnd(deps, ended, deps.now());
+    throw err instanceof DomainError ? err : new ExecutionError(`Spark could not start the run: ${message}`, { cause: err });
+  }
+}
+
+/** The spark endpoint's answer: the run to poll, the job and output table, and `RUNNING`. */
+export interface SparkQueryAnswer {
+  readonly run_id: string;
+  readonly job: { readonly namespace: string; readonly name: string };
+  readonly output_table: string;
+  readonly status: 'RUNNING';
+}
+
+/**
+ * `POST /api/v2/spark/query`: checks the request's values and submits the run.
+ * @throws as {@link checkSparkRequest} (400) and {@link submitSparkRun}
+ */
+export async function submitSparkQuery(deps: RunDeps, orgId: string, request: SparkRequest): Promise<SparkQueryAnswer> {
+  const checked = checkSparkRequest(request);
+  const run = await submitSparkRun(deps, orgId, checked);
+  return { run_id: run.runId, job: { namespace: run.job.namespace, name: run.job.name }, output_table: qualifiedName(checked.output), status: 'RUNNING' };
+}

@@ -1,0 +1,68 @@
+"""Runs the (rewritten) query and lands its rows in the output table.
+
+``overwrite`` (the default) creates or replaces the table with the result — schema included, as
+``CREATE OR REPLACE TABLE ... AS SELECT`` would, keeping the table's snapshot history.
+``append`` adds the rows, creating the table on first write. Rows written are counted by an
+observation on the written DataFrame itself (no second pass over the query); bytes and files
+come from the snapshot the write committed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .names import physical_name
+from .spec import JobSpec
+
+
+@dataclass(frozen=True)
+class WriteStats:
+    """What the write produced."""
+
+    rows_written: int
+    bytes_written: int
+    files_written: int
+    snapshot_id: str | None
+
+
+def _ensure_namespace(spark: Any, spec: JobSpec) -> None:
+    # Glue needs the database before a table can exist in it; the SQL catalog accepts it too.
+    namespace = f"`{spec.catalog.name}`.`{spec.catalog.namespace_prefix}{spec.output_namespace}`"
+    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {namespace}")
+
+
+def _exists(spark: Any, spec: JobSpec) -> bool:
+    name = f"{spec.catalog.name}.{spec.catalog.namespace_prefix}{spec.output_namespace}.{spec.output_table}"
+    return bool(spark.catalog.tableExists(name))
+
+
+def _last_snapshot(spark: Any, target: str) -> tuple[str | None, dict[str, str]]:
+    rows = spark.sql(f"SELECT snapshot_id, summary FROM {target}.snapshots ORDER BY committed_at DESC LIMIT 1").collect()
+    if not rows:
+        return None, {}
+    return str(rows[0]["snapshot_id"]), dict(rows[0]["summary"] or {})
+
+
+def run_and_write(spark: Any, spec: JobSpec, sql: str) -> WriteStats:
+    """Executes ``sql`` (already pointed at the org's catalog) into the spec's output table."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    target = physical_name(spec.catalog, spec.output_namespace, spec.output_table)
+    _ensure_namespace(spark, spec)
+    observation = Observation("lakeline_rows_written")
+    frame = spark.sql(sql).observe(observation, F.count(F.lit(1)).alias("rows"))
+    writer = frame.writeTo(target).using("iceberg")
+    if spec.mode == "overwrite":
+        writer.createOrReplace()
+    elif _exists(spark, spec):
+        writer.append()
+    else:
+        writer.create()
+    snapshot_id, summary = _last_snapshot(spark, target)
+    return WriteStats(
+        rows_written=int(observation.get.get("rows", 0)),
+        bytes_written=int(summary.get("added-files-size", 0)),
+        files_written=int(summary.get("added-data-files", 0)),
+        snapshot_id=snapshot_id,
+    )

@@ -1,0 +1,41 @@
+/**
+ * @module stores
+ * The service's own DynamoDB adapters pointed at a running local stack's DynamoDB, so HTTP tests
+ * can set up orgs and keys (and revoke them) the way the CLI would, without going through it.
+ */
+import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
+import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
+import { createKey, createOrg, type CreateOrgInput } from '#domain/orgs/manage';
+import type { Org } from '#domain/orgs/org';
+import { createDocumentClient, createDynamoClient } from '#shared/clients';
+import { localTableName } from '#shared/config';
+import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
+
+/** Stores on one local DynamoDB endpoint. */
+export interface LocalStores {
+  readonly orgs: DynamoOrgStore;
+  readonly keys: DynamoKeyStore;
+  /** Releases the client's sockets. */
+  close(): void;
+}
+
+/** Opens the stores of a local stack's DynamoDB. */
+export const storesAt = (dynamodbEndpoint: string): LocalStores => {
+  const client = createDynamoClient({ profile: 'local', dynamodbEndpoint });
+  const doc = createDocumentClient(client);
+  return {
+    orgs: new DynamoOrgStore(doc, localTableName(ORGS_TABLE)),
+    keys: new DynamoKeyStore(doc, localTableName(KEYS_TABLE)),
+    close: () => client.destroy(),
+  };
+};
+
+/** Creates an org and one API key for it. */
+export const orgWithKey = async (
+  stores: LocalStores,
+  input: Partial<CreateOrgInput> = {},
+): Promise<{ org: Org; token: string; keyId: string }> => {
+  const org = await createOrg(stores.orgs, { name: 'Test org', ...input });
+  const { record, token } = await createKey(stores.orgs, stores.keys, org.orgId, 'test');
+  return { org, token, keyId: record.keyId };
+};

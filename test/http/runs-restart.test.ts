@@ -1,0 +1,85 @@
+/**
+ * Restart safety of local Spark runs: a stack that dies while a run is active leaves the run's
+ * `spark-submit` running; the next stack on the same home re-attaches to it (or reads how it
+ * ended) and the run ends COMPLETE. A run whose Spark process died with the stack ends FAIL with
+ * the reason as soon as the next stack is up. Never RUNNING forever.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startStackProcess, tempHome, type StackProcess } from '../helpers/local-stack-process.ts';
+import { SPARK_RUN_TIMEOUT_MS, sparkApi, sparkPids } from './spark-client.ts';
+
+const home = tempHome('spark-restart');
+const stacks: StackProcess[] = [];
+
+const start = async (): Promise<StackProcess> => {
+  const stack = await startStackProcess(home);
+  stacks.push(stack);
+  return stack;
+};
+
+/** A crash: SIGKILL, no clean shutdown (and nothing left to stop afterwards). */
+const crash = (stack: StackProcess): Promise<void> => {
+  stacks.splice(stacks.indexOf(stack), 1);
+  return new Promise((resolve) => {
+    if (stack.child.exitCode !== null || stack.child.signalCode !== null) return resolve();
+    stack.child.once('exit', () => resolve());
+    stack.child.kill('SIGKILL');
+  });
+};
+
+afterAll(async () => {
+  for (const stack of stacks) if (stack.child.exitCode === null && stack.child.signalCode === null) await stack.stop();
+});
+
+describe('restarting the local stack while Spark runs are active', () => {
+  it('Should re-attach a run whose Spark process survived, and end COMPLETE', async () => {
+    // Prepare
+    const first = await start();
+    const submitted = await sparkApi(first.baseUrl, first.apiKey).submit({
+      namespace: 'restart-it',
+      name: 'survivor',
+      query: 'select o_orderstatus, count(*) as n from tpch.orders group by o_orderstatus',
+      output_table: 'lakeline.restart_it.survivor',
+    });
+    expect(submitted.status).toBe(200);
+
+    // Act
+    await crash(first);
+    const second = await start();
+    const run = await sparkApi(second.baseUrl, second.apiKey).waitForEnd(submitted.body.run_id);
+
+    // Assess
+    expect(run).toMatchObject({ state: 'COMPLETE', rows_written: 3 });
+    expect(run.vcpu_seconds).toBeGreaterThan(0);
+    await second.stop();
+  }, SPARK_RUN_TIMEOUT_MS);
+
+  it('Should end FAIL, with the reason, a run whose Spark process died with the stack', async () => {
+    // Prepare
+    const first = await start();
+    const submitted = await sparkApi(first.baseUrl, first.apiKey).submit({
+      namespace: 'restart-it',
+      name: 'casualty',
+      query: 'select count(*) as n from tpch.lineitem a cross join tpch.orders b',
+      output_table: 'lakeline.restart_it.casualty',
+    });
+    expect(submitted.status).toBe(200);
+    const runId = submitted.body.run_id;
+
+    // Act: the stack and the run's whole process group die together
+    await crash(first);
+    for (const pid of sparkPids(runId)) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // not a group leader, or already gone
+      }
+    }
+    const second = await start();
+    const { body: run } = await sparkApi(second.baseUrl, second.apiKey).run(runId);
+
+    // Assess: ended before the restarted stack served its first request
+    expect(run.state).toBe('FAIL');
+    expect(run.error).toMatch(/the local stack stopped while this run was active, and its Spark process ended without a result/);
+  }, SPARK_RUN_TIMEOUT_MS);
+});

@@ -1,0 +1,182 @@
+/**
+ * @module runs/fakes
+ * In-memory ports for the run use cases: a run store with the DynamoDB adapter's conditional
+ * semantics, a scripted Spark engine, a catalog and lake storage of a few tables, and a lineage
+ * sink that keeps what it was given.
+ */
+import { ConflictError } from '#domain/errors';
+import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/catalog';
+import type { TableName } from '#domain/lake/names';
+import type { LineageSink } from '#domain/lineage-capture/sink';
+import type { RunDeps } from '#domain/runs/deps';
+import type { SparkResourceRequest } from '#domain/runs/machine-types';
+import type { RunStore, SparkEngine, SparkJob } from '#domain/runs/ports';
+import type { ComputeUsed, EngineHandle, Run, RunEnd, RunOutcome, RunState } from '#domain/runs/run';
+import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
+
+/** {@link RunStore} in a Map; transitions are conditional exactly like the DynamoDB adapter's. */
+export class MemoryRunStore implements RunStore {
+  readonly runs = new Map<string, Run>();
+
+  async create(run: Run): Promise<void> {
+    if (this.runs.has(run.runId)) throw new ConflictError(`run ${run.runId} already exists`);
+    this.runs.set(run.runId, { timings: {}, ...run });
+  }
+
+  async get(runId: string): Promise<Run | undefined> {
+    return this.runs.get(runId);
+  }
+
+  async attach(runId: string, handle: EngineHandle, at: string): Promise<boolean> {
+    const run = this.runs.get(runId);
+    if (!run || run.state !== 'RUNNING') return false;
+    const startedAt = typeof handle.startedAt === 'number' ? { startedAt: handle.startedAt } : {};
+    this.runs.set(runId, { ...run, handle, updatedAt: at, timings: { ...run.timings, ...startedAt } });
+    return true;
+  }
+
+  async end(runId: string, end: RunEnd): Promise<Run | undefined> {
+    const run = this.runs.get(runId);
+    if (!run || run.state !== 'RUNNING') return undefined;
+    const { timings, ...rest } = end;
+    const ended: Run = { ...run, ...rest, updatedAt: end.endedAt, timings: { ...run.timings, ...timings } };
+    this.runs.set(runId, ended);
+    return ended;
+  }
+
+  async recordUsage(runId: string, vcpuSeconds: number, at: string): Promise<boolean> {
+    const run = this.runs.get(runId);
+    if (!run || run.vcpuSeconds !== undefined) return false;
+    this.runs.set(runId, { ...run, vcpuSeconds, updatedAt: at });
+    return true;
+  }
+
+  async listByState(state: RunState): Promise<Run[]> {
+    return [...this.runs.values()].filter((r) => r.state === state);
+  }
+}
+
+/** A Spark engine whose behaviour each test scripts. */
+export class FakeSparkEngine implements SparkEngine {
+  readonly platform = 'local';
+  readonly version = '3.5.7';
+  readonly submitted: SparkJob[] = [];
+  readonly cancelled: EngineHandle[] = [];
+  submitError: Error | undefined;
+  reattachAnswer: (run: Run) => 'attached' | RunOutcome = () => 'attached';
+
+  size(request: SparkResourceRequest): ComputeUsed {
+    return {
+      requested: { driverMachineType: request.driver.name, executorMachineType: request.executor.name, executors: request.executors },
+      platform: this.platform,
+      driver: { vcpus: 2, memoryGb: 4 },
+      executor: { vcpus: 0, memoryGb: 0 },
+      executors: 0,
+      billedVcpus: 2,
+      scaledDown: true,
+      sparkConf: { 'spark.master': 'local[2]' },
+    };
+  }
+
+  async submit(job: SparkJob): Promise<EngineHandle> {
+    if (this.submitError) throw this.submitError;
+    this.submitted.push(job);
+    return { platform: this.platform, pid: 4242, startedAt: Date.parse('2030-01-01T00:00:01Z') };
+  }
+
+  async cancel(handle: EngineHandle): Promise<void> {
+    this.cancelled.push(handle);
+  }
+
+  async reattach(run: Run): Promise<'attached' | RunOutcome> {
+    return this.reattachAnswer(run);
+  }
+}
+
+const metadata = (location: string, columns: string[]) =>
+  JSON.stringify({
+    'format-version': 2,
+    location,
+    'current-schema-id': 0,
+    schemas: [{ 'schema-id': 0, fields: columns.map((name, i) => ({ id: i + 1, name, type: 'long', required: false })) }],
+    'current-snapshot-id': -1,
+    snapshots: [],
+  });
+
+/** A catalog of a few tables per org, and the storage holding their metadata files. */
+export class MemoryLake implements Catalog, LakeStorage {
+  readonly tables = new Map<string, CatalogTable[]>();
+  readonly files = new Map<string, string>();
+
+  add(orgId: string, name: TableName, columns: string[]): void {
+    const location = `file:///wh/${orgId}/${name.namespace}/${name.table}`;
+    const metadataLocation = `${location}/metadata/v1.metadata.json`;
+    this.files.set(metadataLocation, metadata(location, columns));
+    this.tables.set(orgId, [...(this.tables.get(orgId) ?? []).filter((t) => t.namespace !== name.namespace || t.table !== name.table), { ...name, metadataLocation }]);
+  }
+
+  async listTables(orgId: string, namespace?: string): Promise<CatalogTable[]> {
+    return (this.tables.get(orgId) ?? []).filter((t) => namespace === undefined || t.namespace === namespace);
+  }
+
+  async loadTable(orgId: string, name: TableName): Promise<CatalogTable | undefined> {
+    return (this.tables.get(orgId) ?? []).find((t) => t.namespace === name.namespace && t.table === name.table);
+  }
+
+  async readText(uri: string): Promise<string> {
+    const text = this.files.get(uri);
+    if (text === undefined) throw new Error(`no such file ${uri}`);
+    return text;
+  }
+}
+
+/** Keeps every emitted event. */
+export class MemoryLineage implements LineageSink {
+  readonly events: { orgId: string; event: Record<string, unknown> }[] = [];
+
+  async emit(orgId: string, event: object): Promise<void> {
+    this.events.push({ orgId, event: event as Record<string, unknown> });
+  }
+
+  types(): string[] {
+    return this.events.map((e) => String(e.event.eventType));
+  }
+}
+
+/** Everything a run test needs, wired. */
+export interface RunWorld {
+  readonly deps: RunDeps;
+  readonly runs: MemoryRunStore;
+  readonly orgs: MemoryOrgStore;
+  readonly engine: FakeSparkEngine;
+  readonly lake: MemoryLake;
+  readonly lineage: MemoryLineage;
+  readonly warnings: string[];
+  /** Moves the clock. */
+  advance(ms: number): void;
+}
+
+/** A world with one clock starting at 2030-01-01T00:00:00Z and run ids run-1, run-2, … */
+export const runWorld = (options: { meteredByPlatform?: boolean } = {}): RunWorld => {
+  let now = Date.parse('2030-01-01T00:00:00Z');
+  let ids = 0;
+  const runs = new MemoryRunStore();
+  const orgs = new MemoryOrgStore();
+  const engine = new FakeSparkEngine();
+  const lake = new MemoryLake();
+  const lineage = new MemoryLineage();
+  const warnings: string[] = [];
+  const deps: RunDeps = {
+    runs,
+    orgs,
+    catalog: lake,
+    storage: lake,
+    engine,
+    lineage,
+    meteredByPlatform: options.meteredByPlatform ?? false,
+    warn: (message) => warnings.push(message),
+    now: () => new Date(now),
+    newRunId: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`,
+  };
+  return { deps, runs, orgs, engine, lake, lineage, warnings, advance: (ms) => (now += ms) };
+};
