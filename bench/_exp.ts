@@ -6,7 +6,7 @@ import { localTableName } from '#shared/config';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo } from '../local/dynamo.ts';
 import { quantile } from './bench-util.ts';
-import { lcg } from './lineage-data.ts';
+import { seededRandom } from './lineage-data.ts';
 
 const home = process.argv[2] as string;
 const marker = JSON.parse(readFileSync(`${home}/bench-loaded.json`, 'utf8')) as { orgs: string[]; runSample: string[] };
@@ -22,7 +22,7 @@ const send = doc.send.bind(doc);
   return out;
 };
 const store = new DynamoEventStore(doc, localTableName(EVENTS_TABLE), () => { throw new Error('no blobs'); });
-const random = lcg(5);
+const random = seededRandom(5);
 const FROM = Date.UTC(2024, 0, 1), SPAN = 30 * 86_400_000;
 const end = () => String(Math.floor((FROM + 86_400_000 + random() * (SPAN - 86_400_000)) / 1000));
 const cases: Record<string, () => Record<string, string>> = {

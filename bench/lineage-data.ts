@@ -8,7 +8,14 @@
 import { randomUUID } from 'node:crypto';
 
 /** Deterministic pseudo-random numbers in [0, 1). */
-export const lcg = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+export const seededRandom = (seed: number) => () => {
+  // mulberry32: 32-bit integer arithmetic throughout (a float LCG such as seed * 1103515245 loses
+  // precision past 2^53 and collapses into a short cycle).
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
 
 const PRODUCERS = [
   'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark',

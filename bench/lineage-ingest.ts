@@ -23,7 +23,7 @@ import { localTableName } from '#shared/config';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { startStackProcess, tempHome } from '../test/helpers/local-stack-process.ts';
 import { httpClient, line, machine, timed, type RunFigures } from './bench-util.ts';
-import { lcg, runEvents, sizeMix } from './lineage-data.ts';
+import { seededRandom, runEvents, sizeMix } from './lineage-data.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 1_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 120);
@@ -36,7 +36,7 @@ const MAX_SECONDS = 90;
 
 /** `count` distinct events (1–50 KB), their texts and derived records. */
 const events = (count: number, seed: number): { texts: string[]; records: EventRecord[] } => {
-  const random = lcg(seed);
+  const random = seededRandom(seed);
   const texts: string[] = [];
   for (const { text } of runEvents(random, count, Date.UTC(2024, 0, 1), 30 * 86_400_000, sizeMix)) {
     texts.push(text);

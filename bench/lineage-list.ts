@@ -20,7 +20,7 @@ import { EVENTS_TABLE } from '#shared/table-definitions';
 import { randomUUID } from 'node:crypto';
 import { startStackProcess, tempHome } from '../test/helpers/local-stack-process.ts';
 import { httpClient, machine, quantile } from './bench-util.ts';
-import { lcg, runEvents } from './lineage-data.ts';
+import { seededRandom, runEvents } from './lineage-data.ts';
 
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 200_000);
 const FIRST = Number(process.env.BENCH_FIRST ?? 20_000);
@@ -45,7 +45,7 @@ const headers = { authorization: `Bearer ${stack.apiKey}` };
 const orgs = previous?.total === TOTAL ? previous.orgs : [stack.orgId, randomUUID(), randomUUID(), randomUUID()];
 const loaded = new Map<string, number>(orgs.map((o) => [o, 0]));
 const runSample: string[] = previous?.total === TOTAL ? previous.runSample : [];
-const random = lcg(2024);
+const random = seededRandom(2024);
 
 /** Small events for the listing data set (0.5–3 KB): listing reads index entries, not bodies. */
 const smallSize = (r: () => number) => 500 + Math.floor(r() * 2_500);

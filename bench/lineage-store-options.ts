@@ -20,14 +20,14 @@ import { EVENTS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo } from '../local/dynamo.ts';
 import { tempHome } from '../test/helpers/local-stack-process.ts';
 import { line, machine, timed } from './bench-util.ts';
-import { lcg, runEvents, sizeMix } from './lineage-data.ts';
+import { seededRandom, runEvents, sizeMix } from './lineage-data.ts';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_500);
 const CONCURRENCY = 16;
 
 const records = (count: number, seed: number, sizeOf = sizeMix): EventRecord[] => {
   const out: EventRecord[] = [];
-  for (const { text } of runEvents(lcg(seed), count, Date.UTC(2024, 0, 1), 86_400_000, sizeOf)) {
+  for (const { text } of runEvents(seededRandom(seed), count, Date.UTC(2024, 0, 1), 86_400_000, sizeOf)) {
     const prepared = prepareEvent(JSON.parse(text), Buffer.byteLength(text), new Date());
     if (!prepared.ok) throw new Error(prepared.error);
     out.push({ event: prepared.event, rawText: text });

@@ -12,6 +12,7 @@ import { EmrRunObserver } from '#adapters/aws/emr-serverless-events';
 import { EmrServerlessEngine } from '#adapters/aws/emr-serverless';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { LocalSparkEngine } from '#adapters/local/spark-submit';
+import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/index';
 import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
@@ -52,7 +53,16 @@ const emrEngine = (config: Config): SparkEngine =>
 export const sparkEngine = once((): SparkEngine => {
   const config = getConfig();
   if (config.profile === 'aws') return emrEngine(config);
-  return new LocalSparkEngine({
+  try {
+    return localEngine(config);
+  } catch (err) {
+    // pyspark or the jars are missing: the caller can do nothing about it, but may retry later.
+    throw new ServiceUnavailableError(`Managed Spark is not available on this machine: ${(err as Error).message}`, { cause: err });
+  }
+});
+
+const localEngine = (config: Config): SparkEngine =>
+  new LocalSparkEngine({
     home: config.home,
     catalogFile: need(config.lake.catalogFile, 'the catalog file'),
     warehouse: need(config.lake.warehouse, 'the warehouse'),
@@ -65,7 +75,6 @@ export const sparkEngine = once((): SparkEngine => {
     },
     log: (message, fields) => logger.warn(message, fields),
   });
-});
 
 /** Reads EMR job runs for the state-change function. */
 export const emrRunObserver = once(() => new EmrRunObserver(new EMRServerlessClient({}), new S3Client({})));

@@ -17,7 +17,7 @@ import { localTableName } from '#shared/config';
 import { isTransientInfrastructureError } from '#shared/http-errors';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { example } from '../unit/domain/lineage/examples.ts';
-import { dataset, eventText, lcg, referencePage, type ReferenceEvent } from './lineage-fixtures.ts';
+import { dataset, eventText, seededRandom, referencePage, type ReferenceEvent } from './lineage-fixtures.ts';
 
 const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: inject('stack').dynamodbEndpoint });
 const doc = createDocumentClient(client);
@@ -181,7 +181,7 @@ describe('DynamoEventStore listing', () => {
   });
 
   it('Should page through everything without skipping or repeating, for random filter combinations', async () => {
-    const random = lcg(99);
+    const random = seededRandom(99);
     const choices: Record<string, string[]> = {
       sort_by: ['EVENT_TIME', 'EVENT_SIZE_IN_BYTES'],
       order: ['ASC', 'DESC'],

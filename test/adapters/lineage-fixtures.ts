@@ -64,7 +64,14 @@ const JOBS = ['Daily_Orders', 'daily_customers', 'ÉTL_Ünïcode', 'hourly.rollu
 const NAMESPACES = ['Prod-Airflow', 'staging', 'prod-spark'];
 
 /** Deterministic pseudo-random numbers in [0, 1). */
-export const lcg = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+export const seededRandom = (seed: number) => () => {
+  // mulberry32: 32-bit integer arithmetic throughout (a float LCG such as seed * 1103515245 loses
+  // precision past 2^53 and collapses into a short cycle).
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
 
 /**
  * A data set of `count` events: times drawn from few distinct seconds (so exact ties happen),
@@ -73,7 +80,7 @@ export const lcg = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_3
  * @param baseSeconds - epoch seconds of the earliest event
  */
 export function dataset(count: number, seed = 1, baseSeconds = 1_700_000_000): ReferenceEvent[] {
-  const random = lcg(seed);
+  const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const runs = Array.from({ length: 6 }, () => randomUUID());
   return Array.from({ length: count }, (_, seq) => {

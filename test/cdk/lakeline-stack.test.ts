@@ -165,8 +165,8 @@ describe('routes and the authorizer', () => {
 });
 
 describe('functions', () => {
-  it('Should have one function per route plus the authorizer, all Node.js 22 on ARM64 with X-Ray', () => {
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
+  it('Should have one function per route plus the authorizer and the Spark state-change function, all Node.js 22 on ARM64 with X-Ray', () => {
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 2);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -200,11 +200,19 @@ describe('functions', () => {
 describe('IAM least privilege', () => {
   const blobObjects = (): string => `${logicalIdOf(stack.data.blobBucket)}/*`;
 
+  /** Spark access (EMR, the execution role, the lake's bucket and Glue) of routes marked `spark`; test/cdk/spark.test.ts asserts it in detail. */
+  const sparkGrant = (route: RouteDefinition, g: Grant): boolean =>
+    route.spark !== undefined &&
+    (g.action.startsWith('emr-serverless:') ||
+      (g.action === 'iam:PassRole' && g.resource === logicalIdOf(stack.spark.executionRole)) ||
+      g.action.startsWith('glue:Get') ||
+      (g.action.startsWith('s3:') && g.resource.startsWith(`${logicalIdOf(stack.warehouse.bucket)}/`)));
+
   it.each(ROUTES.map((r) => [r.id, r] as const))('Should let %s touch only its listed tables, write only where RW, and blobs only if listed', (_id, route) => {
     const fn = fnOf(route);
     const grants = grantsOfRole(template, logicalIdOf(fn.executionRole));
-    expectOnly(grants, fn, route.tables, (g) => route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject')));
-    const s3 = grants.filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
+    expectOnly(grants, fn, route.tables, (g) => sparkGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
+    const s3 = grants.filter((g) => g.action.startsWith('s3:') && g.resource.startsWith(logicalIdOf(stack.data.blobBucket))).map((g) => g.action);
     expect(s3.sort()).toEqual(route.blobs === 'RW' ? ['s3:GetObject', 's3:PutObject'] : route.blobs === 'RO' ? ['s3:GetObject'] : []);
   });
 

@@ -107,7 +107,7 @@ describe('the locked sandbox', () => {
 });
 
 describe('DuckDBQueryEngine.run', () => {
-  const request = { tables: [] as EngineTable[], sandbox: sandboxOf(2), timeoutMs: 10_000, maxResultBytes: 1_000_000 };
+  const request = { owner: 'org-a', tables: [] as EngineTable[], sandbox: sandboxOf(2), timeoutMs: 10_000, maxResultBytes: 1_000_000 };
 
   it('Should run exactly one statement', async () => {
     // Act
@@ -133,4 +133,33 @@ describe('DuckDBQueryEngine.run', () => {
     await expect(run).rejects.toThrow(/ran longer than/);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
+
+  it('Should reuse the locked sandbox of a successful query for the same owner over the same tables', async () => {
+    // Prepare: the spill directory is private to one sandbox, so it tells sandboxes apart
+    const sandboxOfRun = async (owner: string, tables: EngineTable[], sql = "SELECT current_setting('temp_directory') AS dir") =>
+      (await engine.run({ ...request, owner, tables, sql })).results.rows[0]?.[0];
+    // Act
+    const first = await sandboxOfRun('org-a', [nation]);
+    const again = await sandboxOfRun('org-a', [nation]);
+    const otherOwner = await sandboxOfRun('org-b', [nation]);
+    const otherTables = await sandboxOfRun('org-a', [nation, orders]);
+    const movedTable = await sandboxOfRun('org-a', [{ ...nation, metadataLocation: `${nation.metadataLocation}?v=2` }]).catch(() => 'failed');
+    // Assess
+    expect(again).toBe(first);
+    expect(otherOwner).not.toBe(first);
+    expect(otherTables).not.toBe(first);
+    expect(movedTable).not.toBe(first);
+  });
+
+  it('Should not reuse a sandbox whose query failed', async () => {
+    // Prepare
+    const dir = async () => (await engine.run({ ...request, owner: 'org-c', tables: [nation], sql: "SELECT current_setting('temp_directory')" })).results.rows[0]?.[0];
+    const before = await dir();
+    // Act
+    await expect(engine.run({ ...request, owner: 'org-c', tables: [nation], sql: 'SELECT nope FROM tpch.nation' })).rejects.toBeInstanceOf(QuerySqlError);
+    const after = await dir();
+    // Assess: the failed query ran in the idle sandbox, which was then closed
+    expect(after).not.toBe(before);
+  });
 });
+

@@ -69,7 +69,7 @@ export class EmrRunObserver {
     };
     if (state === 'CANCELLED') return { runId, outcome: { ...base, state: 'ABORT', error: jobRun.stateDetails || 'the job run was cancelled' } };
     if (reported) return { runId, outcome: { ...reported, ...base } };
-    const why = state === 'SUCCESS' ? 'EMR reported success but the job recorded no result' : jobRun.stateDetails || 'the job run failed';
+    const why = state === 'SUCCESS' ? 'EMR reported success but the job recorded no result (or it could not be read)' : jobRun.stateDetails || 'the job run failed';
     return { runId, outcome: { ...base, state: 'FAIL', error: why } };
   }
 
@@ -80,7 +80,9 @@ export class EmrRunObserver {
       const out = await this.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return outcomeFromResult(await out.Body?.transformToString('utf8'));
     } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+      // Without s3:ListBucket (not granted: it would list every org's run files) a missing object
+      // answers AccessDenied rather than NoSuchKey; both mean the job wrote no result.
+      if (['NoSuchKey', 'AccessDenied'].includes((err as { name?: string }).name ?? '')) return undefined;
       throw err;
     }
   }

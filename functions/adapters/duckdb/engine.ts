@@ -17,6 +17,7 @@ import { engineSizing, type HostCapacity } from '#domain/query/sandbox';
 import { InstancePool } from './instance-pool.ts';
 import { jsonConverter, type Json } from './json-values.ts';
 import { ResultExport } from './result-export.ts';
+import { SandboxCache } from './sandbox-cache.ts';
 import { lockdownStatements, viewStatements } from './setup-sql.ts';
 
 /** Options of {@link DuckDBQueryEngine}. */
@@ -32,6 +33,11 @@ export interface DuckDBEngineOptions {
   readonly setupStatements?: () => readonly string[];
   /** What the host offers; defaults to this process's cores and memory budget. */
   readonly host?: HostCapacity;
+  /**
+   * Reuse of locked sandboxes by the same owner over the same tables (see sandbox-cache.ts).
+   * @default 32 idle sandboxes (an idle one holds a few MB), each kept 60 s; capacity 0 turns reuse off
+   */
+  readonly reuse?: { readonly capacity: number; readonly idleMs: number };
 }
 
 /** A locked DuckDB connection over a query's tables. */
@@ -64,10 +70,12 @@ export class DuckDBQueryEngine implements QueryEngine {
   private readonly pool: InstancePool;
   private readonly host: HostCapacity;
   private readonly retiring = new Set<Promise<void>>();
+  private readonly reusable: SandboxCache<LockedSandbox>;
 
   constructor(private readonly options: DuckDBEngineOptions) {
     this.pool = new InstancePool(options.extensionDir, ['avro', 'iceberg', ...(options.extraExtensions ?? [])]);
     this.host = options.host ?? defaultHost();
+    this.reusable = new SandboxCache(options.reuse?.capacity ?? 32, options.reuse?.idleMs ?? 60_000);
   }
 
   /** Prepares the first instance now, off the request path (call at cold start). */
@@ -80,8 +88,9 @@ export class DuckDBQueryEngine implements QueryEngine {
     return (await loadDuckDB()).version().replace(/^v/, '');
   }
 
-  /** Closes the spare instance and waits for used ones to finish closing. */
+  /** Closes idle sandboxes and the spare instance, and waits for used ones to finish closing. */
   async close(): Promise<void> {
+    this.reusable.clear();
     await Promise.allSettled([...this.retiring]);
     await this.pool.close();
   }
@@ -112,8 +121,14 @@ export class DuckDBQueryEngine implements QueryEngine {
   }
 
   async run(request: EngineRequest): Promise<EngineResult> {
-    const sandbox = await this.openSandbox(request.tables, request.sandbox);
+    const opening = performance.now();
+    const sizing = engineSizing(request.sandbox, this.host);
+    const key = SandboxCache.keyOf(request.owner, `${sizing.threads}t/${sizing.memoryLimitMb}MiB`, request.tables);
+    const reused = this.reusable.take(key);
+    const sandbox = reused ?? (await this.openSandbox(request.tables, request.sandbox));
+    const setupMs = performance.now() - opening;
     const { connection } = sandbox;
+    let succeeded = false;
     let interrupted = false;
     const timer = setTimeout(() => {
       interrupted = true;
@@ -123,13 +138,18 @@ export class DuckDBQueryEngine implements QueryEngine {
       const explain = request.explain ? await this.explain(connection, request.sql) : undefined;
       const started = performance.now();
       const { results, exported } = await this.execute(connection, request, sandbox.tempDirectory);
-      return { results, executionMs: performance.now() - started, ...(explain ? { explain } : {}), ...(exported ? { exported } : {}) };
+      succeeded = !interrupted;
+      return { results, executionMs: performance.now() - started, setupMs, ...(explain ? { explain } : {}), ...(exported ? { exported } : {}) };
     } catch (err) {
       if (interrupted) throw new QueryLimitError(`The query ran longer than ${Math.round(request.timeoutMs / 1000)} s, this endpoint's limit; narrow it (filters, LIMIT) or use POST /api/v1/query, which runs large queries as batch jobs.`);
       throw err;
     } finally {
       clearTimeout(timer);
-      sandbox.dispose();
+      // Only a sandbox whose query succeeded is kept; after any error it is closed.
+      if (succeeded) this.reusable.give(key, sandbox);
+      else sandbox.dispose();
+      // A fresh sandbox used up the spare instance: build the next one once this answer is out.
+      if (!reused) setImmediate(() => this.pool.warm());
     }
   }
 

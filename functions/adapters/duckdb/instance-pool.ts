@@ -6,8 +6,8 @@
  * takes ~150 ms per instance, almost all of it DuckDB checking the files' signatures (a SHA-256
  * over 60 MB); creating the instance takes ~12 ms. So the signatures are checked once per process
  * (the first instance loads with verification on, which proves the files are DuckDB-signed), later
- * instances load the same files without re-hashing them, and one prepared instance is always kept
- * spare, built in the background while the previous query runs. An instance serves exactly one
+ * instances load the same files without re-hashing them, and one prepared instance is kept spare,
+ * built in the background after the previous query finished. An instance serves exactly one
  * query and is then closed: nothing a query does (views, settings, the lock) outlives it.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -42,19 +42,21 @@ export class InstancePool {
     this.spare = spare;
   }
 
-  /** Hands out a prepared instance (the spare if there is one) and starts preparing the next. */
+  /**
+   * Hands out a prepared instance: the spare (waiting for it if it is still being built) or a new
+   * one. The next spare is not started here but by {@link warm} once the query is done, so building
+   * it never competes for the CPU with the query it is meant to follow.
+   */
   async take(): Promise<PreparedInstance> {
     const spare = this.spare;
     this.spare = undefined;
-    let prepared: PreparedInstance;
+    if (!spare) return this.prepare();
     try {
-      prepared = spare ? await spare : await this.prepare();
+      return await spare;
     } catch {
       // The spare failed (its error is not this request's); one fresh attempt decides.
-      prepared = await this.prepare();
+      return this.prepare();
     }
-    this.warm();
-    return prepared;
   }
 
   /** Closes the spare (tests and benchmarks, so the process can exit promptly). */

@@ -5,7 +5,7 @@
  * filter on the small projected attributes. Pure: the store runs the plan (event-store.ts).
  */
 import type { EventListQuery } from '#domain/lineage/ports';
-import { sortableTime } from '#domain/lineage/event-time';
+import { MAX_EPOCH_MICROS, MIN_EPOCH_MICROS, sortableTime } from '#domain/lineage/event-time';
 import { EVENT_INDEXES, SHARD_COUNT, runKey, shardKey, stateKey } from './event-item.ts';
 
 /**
@@ -121,9 +121,13 @@ export function planQuery(orgId: string, query: EventListQuery): QueryPlan | und
     sortAttribute,
     forward: query.order === 'ASC',
     sortBySizeInMemory: query.runId !== undefined && bySize,
-    // The size path's time window is left out: it is usually wide, and a narrow one is handled by
-    // the growing page size anyway.
-    filtered: stateFilter || query.namespace !== undefined || query.job !== undefined || query.integrations !== undefined,
+    // On the size index the time window is a filter too, unless it covers every storable time.
+    filtered:
+      stateFilter ||
+      query.namespace !== undefined ||
+      query.job !== undefined ||
+      query.integrations !== undefined ||
+      (sortAttribute === 'sizeKey' && (query.startMicros > MIN_EPOCH_MICROS || query.endMicros <= MAX_EPOCH_MICROS)),
     keyCondition,
     ...(filters.length > 0 ? { filterExpression: filters.join(' AND ') } : {}),
     names,

@@ -32,6 +32,11 @@ export interface SandboxSize {
 
 /** What to run. */
 export interface EngineRequest {
+  /**
+   * Who runs it (the organization id). An engine may reuse set-up work between statements of the
+   * same owner over the same tables, never across owners.
+   */
+  readonly owner: string;
   /** One SQL statement that already passed the SQL firewall. */
   readonly sql: string;
   /** Every table the statement reads; nothing else is readable. */
@@ -66,6 +71,8 @@ export interface EngineResult {
   readonly exported?: ExportedResult;
   /** Wall time of the statement itself (plan, execute, read), without set-up. */
   readonly executionMs: number;
+  /** Wall time of setting up the engine for the statement (sandbox, views, lock). */
+  readonly setupMs: number;
 }
 
 /** Port: a SQL engine over lake tables. */

@@ -36,6 +36,15 @@ describe('planQuery', () => {
     expect(plan).toMatchObject({ indexName: 'bySize', sortAttribute: 'sizeKey', forward: true, keyCondition: '#pk = :p' });
     expect(plan?.filterExpression).toBe('#time BETWEEN :lo AND :hi');
     expect(plan?.names['#time']).toBe('eventTime');
+    expect(plan?.filtered).toBe(true);
+  });
+
+  it('Should not count a window covering every storable time as a filter on the size index', () => {
+    // Act
+    const plan = planQuery(ORG, { ...BASE, sortBy: 'EVENT_SIZE_IN_BYTES', startMicros: 0n, endMicros: 253_402_300_800_000_000n });
+
+    // Assess
+    expect(plan?.filtered).toBe(false);
   });
 
   it('Should read one partition per state and shard of the state index for one or two states', () => {

@@ -19,12 +19,19 @@ const sourceOf = (items: readonly number[], keep: (n: number) => boolean = () =>
 const ascending = (a: number, b: number) => a - b;
 
 /** Deterministic pseudo-random numbers. */
-const lcg = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const seededRandom = (seed: number) => () => {
+  // mulberry32: 32-bit integer arithmetic throughout (a float LCG such as seed * 1103515245 loses
+  // precision past 2^53 and collapses into a short cycle).
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
 
 describe('mergeSorted', () => {
   it('Should return the first N of the merged order of all sources', async () => {
     // Prepare
-    const random = lcg(3);
+    const random = seededRandom(3);
     const all = Array.from({ length: 500 }, (_, i) => i * 1_000 + Math.floor(random() * 999));
     const shards: number[][] = Array.from({ length: 8 }, () => []);
     for (const n of all) shards[Math.floor(random() * 8)]?.push(n);
@@ -78,7 +85,7 @@ describe('mergeSorted', () => {
 
   it('Should read about what a selective filter needs, not orders of magnitude more', async () => {
     // Prepare: 8 shards, 1 entry in 12 kept, 30 wanted: about 360 entries must be examined.
-    const random = lcg(11);
+    const random = seededRandom(11);
     const shards: number[][] = Array.from({ length: 8 }, () => []);
     for (let n = 0; n < 40_000; n++) shards[Math.floor(random() * 8)]?.push(n);
     const sources = shards.map((s) => sourceOf(s, (n) => n % 12 === 0));

@@ -1,6 +1,7 @@
 // splitJsonArray: the text of each batch element, exactly as sent.
 import { describe, expect, it } from 'vitest';
 import { splitJsonArray } from '#domain/lineage/json-array';
+import { seededRandom } from '../../../adapters/lineage-fixtures.ts';
 import { loadExamples } from './examples.ts';
 
 describe('splitJsonArray', () => {
@@ -53,8 +54,7 @@ describe('splitJsonArray', () => {
 
   it('Should agree with JSON.parse on randomly generated arrays', () => {
     // Prepare
-    let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = seededRandom(7);
     const alphabet = ['a', '"', '\\', '[', ']', '{', '}', ',', ' ', 'é', '😀', '\n'];
     const value = (depth: number): unknown => {
       const r = random();

@@ -83,6 +83,7 @@ export class FakeEngine implements QueryEngine {
     return {
       results,
       executionMs: 1,
+      setupMs: 1,
       ...(request.explain ? { explain: { results: { columns: ['explain_key', 'explain_value'], column_types: ['VARCHAR', 'VARCHAR'], rows: [['physical_plan', 'SCAN']] }, executionMs: 1 } } : {}),
       ...(request.exportDirectory ? { exported: { file: `${request.exportDirectory}/result.parquet`, bytes: 100, rows: results.rows.length } } : {}),
     };

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { parseListQuery } from '#domain/lineage/list-query';
+import { createDocumentClient, createDynamoClient } from '#shared/clients';
+import { localTableName } from '#shared/config';
+import { EVENTS_TABLE } from '#shared/table-definitions';
+import { startLocalDynamo } from '../local/dynamo.ts';
+const home = process.argv[2] as string;
+const marker = JSON.parse(readFileSync(`${home}/bench-loaded.json`, 'utf8')) as { orgs: string[] };
+const dynamo = await startLocalDynamo(home);
+const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: dynamo.endpoint });
+const doc = createDocumentClient(client);
+const send = doc.send.bind(doc);
+(doc as unknown as { send: unknown }).send = async (cmd: { constructor: { name: string }; input: { Limit?: number; ExpressionAttributeValues?: Record<string, unknown> } }) => {
+  const t0 = performance.now();
+  const out = (await send(cmd as never)) as { Count?: number; ScannedCount?: number; LastEvaluatedKey?: unknown };
+  console.log(cmd.constructor.name, 'limit', cmd.input.Limit, 'p', cmd.input.ExpressionAttributeValues?.[':p'], 'count', out.Count, 'scanned', out.ScannedCount, 'more', !!out.LastEvaluatedKey, (performance.now() - t0).toFixed(1), 'ms');
+  return out;
+};
+const store = new DynamoEventStore(doc, localTableName(EVENTS_TABLE), () => { throw new Error('no blobs'); });
+const page = await store.list(marker.orgs[0] as string, parseListQuery({ start: '0', end: process.argv[3] ?? '1705000000', job: process.argv[4] ?? 'orders' }));
+console.log(page.events.length, page.events.slice(0, 3).map((e) => [e.job_name, e.event_time]));
+client.destroy();
+await dynamo.stop();
