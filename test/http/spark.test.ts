@@ -104,7 +104,7 @@ describe('a Spark run through the local gateway', () => {
     const run = await api.waitForEnd(complete.run_id);
 
     // Assess: the run
-    expect(run).toMatchObject({ state: 'COMPLETE', rows_written: 4, output_table: `lakeline.${OUT_NS}.flags`, input_tables: ['lakeline.tpch.lineitem'] });
+    expect(run, `the run's error: ${run.error}`).toMatchObject({ state: 'COMPLETE', rows_written: 4, output_table: `lakeline.${OUT_NS}.flags`, input_tables: ['lakeline.tpch.lineitem'] });
     expect(run.compute).toMatchObject({ platform: 'local', billed_vcpus: 1, spark_conf: { 'spark.master': 'local[1]' } });
     expect(run.vcpu_seconds).toBeGreaterThan(0);
     expect(run.timings.startup_ms).toBeGreaterThan(0);

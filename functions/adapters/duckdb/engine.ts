@@ -198,12 +198,12 @@ export class DuckDBQueryEngine implements QueryEngine {
 const streamStatement = async (connection: DuckDBConnection, sql: string, expected?: StatementType): Promise<DuckDBResult> => {
   const { StatementType } = await loadDuckDB();
   try {
-    const statements = await connection.extractStatements(sql);
-    if (statements.count !== 1) throw new QuerySqlError(`Exactly one SQL statement is expected, got ${statements.count}.`);
-    const prepared = await statements.prepare(0);
+    // DuckDB refuses to prepare more than one statement, which is the check wanted here.
+    const prepared = await connection.prepare(sql);
     if (prepared.statementType !== (expected ?? StatementType.SELECT)) throw new QuerySqlError('Only queries (SELECT) run on this endpoint.');
     return await prepared.stream();
   } catch (err) {
+    if (/Cannot prepare multiple statements/.test(duckdbMessage(err))) throw new QuerySqlError('Exactly one SQL statement is expected.');
     throw asQueryError(err);
   }
 };

@@ -33,7 +33,7 @@ export interface PageSizing {
 export const evenSizing = (wanted: number, sources: number, filtered: boolean): PageSizing => {
   const share = Math.ceil((wanted * 1.25) / Math.max(1, sources)) + 4;
   // With filters, many entries of a page may be dropped; start larger so one round often suffices.
-  return { first: Math.min(1_000, filtered ? Math.max(share, 48) : share), max: 2_000 };
+  return { first: Math.min(1_000, filtered ? Math.max(share, 80) : share), max: 2_000 };
 };
 
 /**

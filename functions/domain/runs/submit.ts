@@ -14,7 +14,7 @@ import { analyzeSql } from '../sql/index.ts';
 import type { RunDeps } from './deps.ts';
 import { recordEnd, recordStart } from './lineage.ts';
 import { largestMachineVcpus } from './machine-types.ts';
-import type { Run } from './run.ts';
+import type { EngineHandle, Run } from './run.ts';
 import { checkSparkRequest, type CheckedSparkRequest, type SparkRequest } from './spark-request.ts';
 
 /** The catalog lineage names: the SQL (JDBC-layout) catalog locally, Glue on EMR Serverless. */
@@ -69,18 +69,32 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
   await deps.runs.create(run);
   await recordStart(deps, run, deps.now());
 
+  let handle: EngineHandle;
   try {
-    const handle = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
+    handle = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
+  } catch (err) {
+    throw await failToStart(deps, run, err);
+  }
+  try {
     // An abort that arrived while the engine was starting has ended the run: stop what just started.
     if (!(await deps.runs.attach(run.runId, handle, deps.now().toISOString()))) await deps.engine.cancel(handle);
-    return { ...run, handle };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const ended = await deps.runs.end(run.runId, { state: 'FAIL', endedAt: deps.now().toISOString(), error: `Spark could not start the run: ${message}` });
-    if (ended) await recordEnd(deps, ended, deps.now());
-    throw err instanceof DomainError ? err : new ExecutionError(`Spark could not start the run: ${message}`, { cause: err });
+    // The job runs but the run cannot say where: stop it rather than leave it unsupervised.
+    await deps.engine.cancel(handle).catch((cancelError: unknown) => deps.warn('unattached job could not be stopped', { runId: run.runId, error: cancelError }));
+    await failToStart(deps, run, err);
+    // The store's own error (an outage is a 503 the caller may retry), not an engine failure.
+    throw err;
   }
+  return { ...run, handle };
 }
+
+/** Ends a run that never properly started as FAIL (with lineage) and returns the error to throw. */
+const failToStart = async (deps: RunDeps, run: Run, err: unknown): Promise<DomainError> => {
+  const message = err instanceof Error ? err.message : String(err);
+  const ended = await deps.runs.end(run.runId, { state: 'FAIL', endedAt: deps.now().toISOString(), error: `Spark could not start the run: ${message}` });
+  if (ended) await recordEnd(deps, ended, deps.now());
+  return err instanceof DomainError ? err : new ExecutionError(`Spark could not start the run: ${message}`, { cause: err });
+};
 
 /** The spark endpoint's answer: the run to poll, the job and output table, and `RUNNING`. */
 export interface SparkQueryAnswer {

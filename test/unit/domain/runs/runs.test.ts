@@ -131,6 +131,22 @@ describe('submitting a Spark run', () => {
     expect(run).toMatchObject({ state: 'FAIL', error: 'Spark could not start the run: spark-submit: not found' });
     expect(world.lineage.types()).toEqual(['START', 'FAIL']);
   });
+
+  it('Should stop the job and fail the run when the run store cannot record where the job runs', async () => {
+    // Prepare
+    const outage = Object.assign(new Error('ThrottlingException'), { name: 'ThrottlingException' });
+    world.runs.attach = async () => {
+      throw outage;
+    };
+
+    // Act
+    const failure = submitSparkQuery(world.deps, ORG, request());
+
+    // Assess
+    await expect(failure).rejects.toBe(outage);
+    expect(world.engine.cancelled).toEqual([expect.objectContaining({ pid: 4242 })]);
+    expect([...world.runs.runs.values()][0]).toMatchObject({ state: 'FAIL' });
+  });
 });
 
 describe('ending a run with the engine\'s outcome', () => {
