@@ -7,6 +7,7 @@ import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { LakelineApi, type LakelineApiProps } from './api.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
+import { LakelineLake, type LakelineLakeProps } from './lake.ts';
 import { LakelineSpark, type LakelineSparkProps } from './spark.ts';
 import { LakelineWarehouse, type LakelineWarehouseProps } from './warehouse.ts';
 
@@ -20,6 +21,8 @@ export interface LakelineStackProps extends StackProps {
   readonly warehouse?: Omit<LakelineWarehouseProps, 'accessLogBucket'>;
   /** Passed to {@link LakelineSpark} (everything but the constructs it wires). @default - its defaults */
   readonly spark?: Omit<LakelineSparkProps, 'api' | 'data' | 'warehouse' | 'routes'>;
+  /** Passed to {@link LakelineLake} (everything but the constructs it wires). @default - its defaults */
+  readonly lake?: Omit<LakelineLakeProps, 'api' | 'warehouse' | 'routes'>;
 }
 
 /** The whole service in one stack. */
@@ -28,12 +31,19 @@ export class LakelineStack extends Stack {
   public readonly api: LakelineApi;
   public readonly warehouse: LakelineWarehouse;
   public readonly spark: LakelineSpark;
+  public readonly lake: LakelineLake;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
     this.data = new LakelineData(this, 'Data', props.data);
     this.api = new LakelineApi(this, 'Api', { ...props.api, data: this.data });
     this.warehouse = new LakelineWarehouse(this, 'Warehouse', { ...props.warehouse, accessLogBucket: this.data.accessLogBucket });
+    this.lake = new LakelineLake(this, 'Lake', {
+      ...props.lake,
+      api: this.api,
+      warehouse: this.warehouse,
+      ...(props.api?.routes ? { routes: props.api.routes } : {}),
+    });
     this.spark = new LakelineSpark(this, 'Spark', {
       ...props.spark,
       api: this.api,

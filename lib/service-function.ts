@@ -37,6 +37,12 @@ const RESERVED_ENV = new Set([PROFILE_ENV, 'NODE_OPTIONS']);
  * esbuild turns `require()` calls inside bundled CommonJS dependencies into a shim that throws in an
  * ES module; defining `require` up front keeps those dependencies working.
  */
+/** The DuckDB Node package, shipped by the DuckDB layer rather than bundled. */
+export const DUCKDB_MODULE = '@duckdb/node-api';
+
+/** The SQL parser's WebAssembly module, relative to the project root. */
+const POLYGLOT_WASM = 'node_modules/@polyglot-sql/sdk/dist/polyglot_sql.wasm';
+
 const ESM_REQUIRE_BANNER = "import { createRequire as __lakelineCreateRequire } from 'node:module'; const require = __lakelineCreateRequire(import.meta.url);";
 
 /** Properties of a {@link ServiceFunction}. */
@@ -53,7 +59,7 @@ export interface ServiceFunctionProps {
   readonly logRemovalPolicy?: RemovalPolicy;
   /** Extra environment variables (may not set `LAKELINE_PROFILE` or `NODE_OPTIONS`). @default - none */
   readonly environment?: Readonly<Record<string, string>>;
-  /** Modules left out of the bundle because a layer ships them. @default [] (bundle everything, AWS SDK included) */
+  /** Further modules left out of the bundle because a layer ships them. @default [] (bundle everything but DuckDB, AWS SDK included) */
   readonly externalModules?: readonly string[];
   /** Layers attached to the function (the ones shipping `externalModules`). @default - none */
   readonly layers?: readonly lambda.ILayerVersion[];
@@ -139,7 +145,20 @@ const prepare = (scope: Construct, id: string, props: ServiceFunctionProps): Pre
       banner: ESM_REQUIRE_BANNER,
       // Bundle everything, the AWS SDK included, so the code runs against the SDK versions it was
       // tested with; only modules a layer ships stay out (STYLE.md, rule 7).
-      externalModules: [...(props.externalModules ?? [])],
+      // DuckDB is native code esbuild cannot bundle, and it is only ever loaded by a dynamic import
+      // (adapters/duckdb/driver.ts): the functions that run it get it from the DuckDB layer
+      // (lib/lake.ts); the others never execute that import.
+      externalModules: [DUCKDB_MODULE, ...(props.externalModules ?? [])],
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        // The SQL firewall's parser is WebAssembly that its module loads from beside itself
+        // (`new URL('./polyglot_sql.wasm', import.meta.url)`); once bundled, that is beside
+        // index.mjs. Only bundles that contain the parser get the 22 MB file.
+        afterBundling: (inputDir: string, outputDir: string) => [
+          `if grep -q polyglot_sql.wasm "${outputDir}/index.mjs"; then cp "${inputDir}/${POLYGLOT_WASM}" "${outputDir}/polyglot_sql.wasm"; fi`,
+        ],
+      },
     },
   };
   return { functionProps, role };

@@ -31,6 +31,7 @@ import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { EVENTS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import type { LakelineApi } from './api.ts';
 import type { LakelineData } from './data.ts';
+import { GLUE_READ, GLUE_WRITE, glueLakeResources, grantLakeRead } from './lake-access.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { REPO_ROOT, ServiceFunction } from './service-function.ts';
 import { RUNS_PREFIX, WAREHOUSE_PREFIX, type LakelineWarehouse } from './warehouse.ts';
@@ -40,11 +41,6 @@ export const DEFAULT_RELEASE_LABEL = 'emr-7.12.0';
 
 /** Job run states that end a run: the only changes the rule forwards. */
 export const TERMINAL_JOB_RUN_STATES = ['SUCCESS', 'FAILED', 'CANCELLED'];
-
-/** Glue actions that read the catalog. */
-const GLUE_READ = ['glue:GetDatabase', 'glue:GetDatabases', 'glue:GetTable', 'glue:GetTables'];
-/** Glue actions Spark's Iceberg catalog needs to create, replace and commit tables. */
-const GLUE_WRITE = ['glue:CreateDatabase', 'glue:CreateTable', 'glue:UpdateTable', 'glue:DeleteTable'];
 
 /** Upper bound of what the application may run at once. */
 export interface SparkCapacity {
@@ -148,7 +144,7 @@ export class LakelineSpark extends Construct {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['emr-serverless:TagResource'], resources: [jobRuns] }));
         this.executionRole.grantPassRole(fn.executionRole);
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [`${bucket.bucketArn}/${RUNS_PREFIX}/*`] }));
-        this.grantLakeRead(fn, bucket.bucketArn, 'reads the input tables\' metadata to check the query and name them in lineage');
+        grantLakeRead(fn, bucket.bucketArn, 'reads the input tables\' metadata to check the query and name them in lineage');
         acknowledgeWildcardResource(fn.executionRole, `${bucket.bucketArn}/${RUNS_PREFIX}/*`, 'Each run writes its job spec under runs/<org>/<run id>/, known only at run time; the prefix holds run files only.');
       } else {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['emr-serverless:CancelJobRun'], resources: [jobRuns] }));
@@ -169,7 +165,7 @@ export class LakelineSpark extends Construct {
       .bindTable(props.data.table(ORGS_TABLE), 'RW'); // metered usage
     this.stateChangeFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['emr-serverless:GetJobRun'], resources: [jobRuns] }));
     this.stateChangeFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [`${bucket.bucketArn}/${RUNS_PREFIX}/*`] }));
-    this.grantLakeRead(this.stateChangeFunction, bucket.bucketArn, 'describes the output table a run wrote in its COMPLETE lineage event');
+    grantLakeRead(this.stateChangeFunction, bucket.bucketArn, 'describes the output table a run wrote in its COMPLETE lineage event');
     acknowledgeWildcardResource(this.stateChangeFunction.executionRole, jobRuns, 'Job run ids are assigned by EMR at run time; the wildcard covers the job runs of this one application.');
     acknowledgeWildcardResource(this.stateChangeFunction.executionRole, `${bucket.bucketArn}/${RUNS_PREFIX}/*`, 'Reads the result document a run wrote under runs/<org>/<run id>/, known only at run time.');
 
@@ -213,7 +209,7 @@ export class LakelineSpark extends Construct {
         resources: [this.jobScript, this.jobPackage].map((a) => `arn:${stack.partition}:s3:::${a.s3BucketName}/${a.s3ObjectKey}`),
       }),
     );
-    const glue = this.glueResources();
+    const glue = glueLakeResources(this);
     role.addToPolicy(new iam.PolicyStatement({ actions: [...GLUE_READ, ...GLUE_WRITE], resources: glue.orgs }));
     // Spark looks the `default` database up when a session starts.
     role.addToPolicy(new iam.PolicyStatement({ actions: ['glue:GetDatabase'], resources: [glue.defaultDatabase] }));
@@ -224,22 +220,5 @@ export class LakelineSpark extends Construct {
       acknowledgeWildcardResource(role, resource, 'Org namespaces are Glue databases org_<id>__<namespace>, created at run time; each run is narrowed to its own org by its execution policy.');
     }
     return role;
-  }
-
-  /** Read access to the lake: Glue metadata of org databases and the warehouse's files. */
-  private grantLakeRead(fn: ServiceFunction, bucketArn: string, why: string): void {
-    const glue = this.glueResources();
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: GLUE_READ, resources: glue.orgs }));
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [`${bucketArn}/${WAREHOUSE_PREFIX}/*`] }));
-    for (const resource of [...glue.orgs.filter((r) => r.includes('*')), `${bucketArn}/${WAREHOUSE_PREFIX}/*`]) {
-      acknowledgeWildcardResource(fn.executionRole, resource, `This function ${why}; org databases and table files are named at run time.`);
-    }
-  }
-
-  /** Glue resources of the lake: the catalog and every org's databases and tables. */
-  private glueResources(): { orgs: string[]; defaultDatabase: string } {
-    const stack = Stack.of(this);
-    const arn = (resource: string) => `arn:${stack.partition}:glue:${stack.region}:${stack.account}:${resource}`;
-    return { orgs: [arn('catalog'), arn('database/org_*'), arn('table/org_*/*')], defaultDatabase: arn('database/default') };
   }
 }

@@ -58,7 +58,7 @@ const seedDemo = async (home: string, baseUrl: string, endpoint: string): Promis
 /** Loads TPC-H SF 0.01 into the demo org on first start (LAKELINE_DEMO_DATA=0 skips it). */
 const loadDemoData = async (orgId: string): Promise<void> => {
   if (process.env[DEMO_DATA_ENV] === '0') return;
-  const { catalog, lakeWriter } = await import('#shared/container');
+  const { catalog, lakeWriter } = await import('#shared/container-lake');
   if ((await catalog().listTables(orgId, 'tpch')).length >= 8) return;
   await lakeWriter().demoLoad(orgId, 0.01, 'tpch');
 };

@@ -3,7 +3,7 @@
  * `GET /api/v1/tables/{namespace}/{table}`: schema, partition spec, snapshot, size and history.
  */
 import { getTable } from '#domain/lake/tables';
-import { catalog, lakeStorage } from '#shared/container';
+import { catalog, lakeStorage } from '#shared/container-lake';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */

@@ -3,7 +3,7 @@
  * `GET /api/v1/tables?namespace=`: the caller's lake tables.
  */
 import { listTables } from '#domain/lake/tables';
-import { catalog } from '#shared/container';
+import { catalog } from '#shared/container-lake';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */

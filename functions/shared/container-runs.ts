@@ -18,14 +18,11 @@ import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
 import type { RunStore, SparkEngine } from '#domain/runs/ports';
 import { getConfig, REPO_ROOT, tableName, type Config } from './config.ts';
-import { catalog, documentClient, eventStore, lakeStorage, orgStore } from './container.ts';
+import { documentClient, eventStore, orgStore } from './container.ts';
+import { catalog, lakeStorage } from './container-lake.ts';
 import { logger } from './observability.ts';
+import { once } from './once.ts';
 import { RUNS_TABLE } from './table-definitions.ts';
-
-const once = <T>(build: () => T): (() => T) => {
-  let built: { value: T } | undefined;
-  return () => (built ??= { value: build() }).value;
-};
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new Error(`configuration: ${what} is not bound to this function`);

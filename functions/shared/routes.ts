@@ -49,6 +49,14 @@ export interface RouteDefinition {
    * exactly that on the Spark application (`lib/spark.ts`).
    */
   readonly spark?: 'submit' | 'cancel';
+  /**
+   * What the function does with the lake: `read` resolves tables in the catalog and reads their
+   * files; `write` also writes tables through the lake writer. The CDK grants exactly that
+   * (`lib/lake.ts`).
+   */
+  readonly lake?: 'read' | 'write';
+  /** Whether the function runs DuckDB in-process: it gets the DuckDB layer (`layers/duckdb`). */
+  readonly duckdb?: boolean;
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -94,6 +102,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     errorStyle: 'routed',
     tables: [orgsRead, { table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
     memoryMb: 3008,
+    lake: 'write',
+    duckdb: true,
+    // Writes and reads too large to answer in the request become Spark runs.
+    spark: 'submit',
   },
   {
     id: 'PostWarehouseQuery',
@@ -104,6 +116,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     errorStyle: 'plain',
     tables: [orgsRead, { table: EVENTS_TABLE, access: 'RW' }],
     memoryMb: 3008,
+    lake: 'write',
+    duckdb: true,
   },
   {
     id: 'PostWarehousePolars',
@@ -132,6 +146,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'key',
     errorStyle: 'plain',
     tables: [{ table: RUNS_TABLE, access: 'RO' }],
+    // A finished batch read of the routed endpoint: its rows are read from its results table.
+    lake: 'read',
+    duckdb: true,
+    memoryMb: 1024,
   },
   {
     id: 'PostRunAbort',
@@ -152,6 +170,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'key',
     errorStyle: 'plain',
     tables: [],
+    lake: 'read',
   },
   {
     id: 'GetTable',
@@ -161,6 +180,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'key',
     errorStyle: 'plain',
     tables: [],
+    lake: 'read',
   },
   {
     id: 'GetOpenApi',

@@ -4,7 +4,7 @@
  * functions, every table straight from table-definitions, least-privilege IAM per function, and a
  * clean cdk-nag AwsSolutions run. The stack is built once (bundling runs esbuild per function).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
@@ -30,6 +30,7 @@ const cdkContext = (): Record<string, unknown> => {
 
 let stack: LakelineStack;
 let template: Template;
+let assemblyDir: string;
 
 /** The logical id of a construct's CloudFormation resource. */
 const logicalIdOf = (construct: IConstruct): string => {
@@ -86,7 +87,8 @@ const expectOnly = (grants: readonly Grant[], fn: ServiceFunction, tables: reado
 
 beforeAll(() => {
   const started = performance.now();
-  const app = new App({ context: cdkContext(), outdir: mkdtempSync(path.join(tmpdir(), 'lakeline-cdk-')) });
+  assemblyDir = mkdtempSync(path.join(tmpdir(), 'lakeline-cdk-'));
+  const app = new App({ context: cdkContext(), outdir: assemblyDir });
   stack = new LakelineStack(app, 'Lakeline', { env: { account: '123456789012', region: 'eu-west-1' } });
   template = Template.fromStack(stack);
   // Reported, not asserted: bundling time depends on the machine (about 8 s here).
@@ -166,8 +168,11 @@ describe('routes and the authorizer', () => {
 
 describe('functions', () => {
   it('Should have one function per route plus the authorizer and the Spark state-change function, all Node.js 22 on ARM64 with X-Ray', () => {
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 2);
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+    // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 3);
+    const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
+    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter)) {
+      expect(id).not.toBe(lakeWriter);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -176,6 +181,19 @@ describe('functions', () => {
         Environment: { Variables: { [PROFILE_ENV]: 'aws', NODE_OPTIONS: '--enable-source-maps' } },
       });
     }
+  });
+
+  it('Should ship the SQL parser\'s WebAssembly beside the bundles that contain the parser, and only there', () => {
+    // The staged asset directory of a function's code, named by the hash in its S3 key.
+    const bundleOf = (fn: ServiceFunction): string[] => {
+      const key = Stack.of(fn).resolve((props(logicalIdOf(fn)).Code as Json).S3Key) as string;
+      return readdirSync(path.join(assemblyDir, `asset.${key.replace(/\.zip$/, '')}`));
+    };
+    expect(bundleOf(fnOf(ROUTES.find((r) => r.id === 'PostSparkQuery') as RouteDefinition))).toContain('polyglot_sql.wasm');
+    expect(bundleOf(fnOf(ROUTES.find((r) => r.id === 'PostWarehouseQuery') as RouteDefinition))).toContain('polyglot_sql.wasm');
+    expect(bundleOf(stack.api.authorizerFunction)).toEqual(expect.arrayContaining(['index.mjs']));
+    expect(bundleOf(stack.api.authorizerFunction)).not.toContain('polyglot_sql.wasm');
+    expect(bundleOf(fnOf(ROUTES.find((r) => r.id === 'PostLineage') as RouteDefinition))).not.toContain('polyglot_sql.wasm');
   });
 
   it.each(ROUTES.map((r) => [r.id, r] as const))('Should size %s from the route table and log to its own group', (_id, route) => {
@@ -208,10 +226,17 @@ describe('IAM least privilege', () => {
       g.action.startsWith('glue:Get') ||
       (g.action.startsWith('s3:') && g.resource.startsWith(`${logicalIdOf(stack.warehouse.bucket)}/`)));
 
+  /** Lake access of routes marked `lake`: Glue reads and warehouse files, and the lake writer for `write`; test/cdk/lake.test.ts asserts it in detail. */
+  const lakeGrant = (route: RouteDefinition, g: Grant): boolean =>
+    route.lake !== undefined &&
+    (g.action.startsWith('glue:Get') ||
+      (g.action === 's3:GetObject' && g.resource.startsWith(`${logicalIdOf(stack.warehouse.bucket)}/`)) ||
+      (route.lake === 'write' && g.action === 'lambda:InvokeFunction' && g.resource === logicalIdOf(stack.lake.lakeWriter)));
+
   it.each(ROUTES.map((r) => [r.id, r] as const))('Should let %s touch only its listed tables, write only where RW, and blobs only if listed', (_id, route) => {
     const fn = fnOf(route);
     const grants = grantsOfRole(template, logicalIdOf(fn.executionRole));
-    expectOnly(grants, fn, route.tables, (g) => sparkGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
+    expectOnly(grants, fn, route.tables, (g) => sparkGrant(route, g) || lakeGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
     const s3 = grants.filter((g) => g.action.startsWith('s3:') && g.resource.startsWith(logicalIdOf(stack.data.blobBucket))).map((g) => g.action);
     expect(s3.sort()).toEqual(route.blobs === 'RW' ? ['s3:GetObject', 's3:PutObject'] : route.blobs === 'RO' ? ['s3:GetObject'] : []);
   });

@@ -3,7 +3,11 @@
  * `inject('stack')`. Suites that need their own stack (restarts) start one with
  * local-stack-process.ts.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildLayer, REPO_ROOT } from '../../layers/duckdb/build.ts';
+import { buildLakeWriter, lakeWriterBuildIsCurrent } from '../../layers/lakewriter/build.ts';
 import { startStackProcess, tempHome, type StackInfo, type StackProcess } from './local-stack-process.ts';
 
 declare module 'vitest' {
@@ -14,7 +18,19 @@ declare module 'vitest' {
 
 let stack: StackProcess | undefined;
 
+/**
+ * The CDK suites synthesize the stack, whose lake construct needs the DuckDB layer and the lake
+ * writer's code; built here once, before suites run in parallel and could build them twice at once.
+ */
+const buildLambdaArtifacts = (): void => {
+  const layer = path.join(REPO_ROOT, 'layers', 'duckdb', 'dist');
+  if (!existsSync(path.join(layer, 'layer-manifest.json'))) buildLayer(layer);
+  const writer = path.join(REPO_ROOT, 'layers', 'lakewriter', 'dist');
+  if (!lakeWriterBuildIsCurrent(writer)) buildLakeWriter(writer);
+};
+
 export async function setup(project: TestProject): Promise<void> {
+  buildLambdaArtifacts();
   stack = await startStackProcess(tempHome('shared'));
   const { child: _child, stop: _stop, ...info } = stack;
   project.provide('stack', info);

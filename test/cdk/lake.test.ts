@@ -1,0 +1,122 @@
+/**
+ * @module lake.test
+ * Assertions on the lake part of the synthesized `Lakeline` template: the DuckDB layer on exactly
+ * the routes that run DuckDB, the lake writer (pyiceberg on Python, arm64) and its role (org Glue
+ * databases and the warehouse prefix, nothing else), and the lake grants of the routes marked
+ * `lake`: reads for `read`, and invoking the lake writer for `write`. Bundling is off: these
+ * assertions are about the template, not the function code.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import type { Template as TemplateType } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
+import { ROUTES } from '#shared/routes';
+import { LAYER_EXTENSION_DIR } from '../../lib/lake.ts';
+import { LakelineStack } from '../../lib/lakeline-stack.ts';
+import { grantsOfRole, type Grant } from './iam-statements.ts';
+
+type Json = Record<string, unknown>;
+
+/** Glue ARNs as the grant helper names them (the partition is a pseudo-parameter). */
+const GLUE = 'arn:AWS::Partition:glue:eu-west-1:123456789012:';
+const ORG_GLUE = [`${GLUE}catalog`, `${GLUE}database/org_*`, `${GLUE}table/org_*/*`];
+
+let stack: LakelineStack;
+let template: TemplateType;
+
+const logicalIdOf = (construct: IConstruct): string => {
+  const element = (construct.node.defaultChild ?? construct) as CfnElement;
+  return Stack.of(construct).resolve(element.logicalId) as string;
+};
+const props = (logicalId: string): Json => ((template.toJSON() as { Resources: Record<string, { Properties?: Json }> }).Resources[logicalId]?.Properties ?? {}) as Json;
+const fnOf = (routeId: string) => {
+  const fn = stack.api.functions.get(routeId);
+  if (!fn) throw new Error(`no function ${routeId}`);
+  return fn;
+};
+const envOf = (routeId: string): Json => ((props(logicalIdOf(fnOf(routeId))).Environment as Json).Variables ?? {}) as Json;
+const has = (grants: readonly Grant[], action: string, resource: string): boolean => grants.some((g) => g.action === action && g.resource === resource);
+
+beforeAll(() => {
+  const context = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Json }).context ?? {};
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(path.join(tmpdir(), 'lakeline-cdk-lake-')) });
+  stack = new LakelineStack(app, 'Lakeline', { env: { account: '123456789012', region: 'eu-west-1' } });
+  template = Template.fromStack(stack);
+});
+
+describe('the DuckDB layer', () => {
+  it('Should be one arm64 Node.js 22 layer', () => {
+    template.resourceCountIs('AWS::Lambda::LayerVersion', 1);
+    expect(props(logicalIdOf(stack.lake.duckdbLayer))).toMatchObject({ CompatibleArchitectures: ['arm64'], CompatibleRuntimes: ['nodejs22.x'] });
+  });
+
+  it.each(ROUTES.map((r) => [r.id, r.duckdb === true] as const))('Should be attached to %s only if it runs DuckDB (%s), with the extension directory', (routeId, runsDuckDB) => {
+    const layers = (props(logicalIdOf(fnOf(routeId))).Layers ?? []) as unknown[];
+    expect(layers).toEqual(runsDuckDB ? [{ Ref: logicalIdOf(stack.lake.duckdbLayer) }] : []);
+    expect(envOf(routeId)[DUCKDB_EXTENSION_DIR_ENV]).toEqual(runsDuckDB ? LAYER_EXTENSION_DIR : undefined);
+  });
+});
+
+describe('the lake writer', () => {
+  it('Should run the lakewriter package on Python 3.12, arm64, with the warehouse URI', () => {
+    expect(props(logicalIdOf(stack.lake.lakeWriter))).toMatchObject({
+      Runtime: 'python3.12',
+      Architectures: ['arm64'],
+      Handler: 'lakewriter.handler.handler',
+      MemorySize: 3008,
+      Timeout: 900,
+      TracingConfig: { Mode: 'Active' },
+      Environment: { Variables: { [PROFILE_ENV]: 'aws', [WAREHOUSE_URI_ENV]: Stack.of(stack).resolve(stack.warehouse.warehouseUri) } },
+    });
+  });
+
+  it('Should write org Glue databases and the warehouse prefix, and nothing else', () => {
+    const role = (props(logicalIdOf(stack.lake.lakeWriter)).Role as Json)['Fn::GetAtt'] as string[];
+    const grants = grantsOfRole(template, role[0] as string);
+    const bucket = logicalIdOf(stack.warehouse.bucket);
+    for (const resource of ORG_GLUE) {
+      for (const action of ['glue:GetTable', 'glue:CreateTable', 'glue:UpdateTable', 'glue:CreateDatabase']) expect(has(grants, action, resource), `${action} ${resource}`).toBe(true);
+    }
+    for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']) expect(has(grants, action, `${bucket}/warehouse/*`)).toBe(true);
+    const unexpected = grants.filter(
+      (g) =>
+        !(g.action.startsWith('glue:') && ORG_GLUE.includes(g.resource)) &&
+        !(g.action.startsWith('s3:') && (g.resource === `${bucket}/warehouse/*` || (g.action === 's3:ListBucket' && g.resource === bucket))) &&
+        !g.action.startsWith('logs:') &&
+        !g.action.startsWith('xray:'),
+    );
+    expect(unexpected).toEqual([]);
+  });
+});
+
+describe('the lake access of the routes', () => {
+  it.each(ROUTES.map((r) => [r.id, r.lake ?? 'none'] as const))('Should give %s the lake access its route marks (%s)', (routeId, lake) => {
+    const fn = fnOf(routeId);
+    const grants = grantsOfRole(template, logicalIdOf(fn.executionRole));
+    const invokes = grants.filter((g) => g.action === 'lambda:InvokeFunction');
+    const env = envOf(routeId);
+    const spark = ROUTES.find((r) => r.id === routeId)?.spark;
+    if (lake === 'none') {
+      expect(invokes).toEqual([]);
+      expect(env[LAKE_WRITER_FUNCTION_ENV]).toBeUndefined();
+      // Spark routes read the lake through their own construct (test/cdk/spark.test.ts).
+      if (!spark) expect(grants.filter((g) => g.action.startsWith('glue:'))).toEqual([]);
+      return;
+    }
+    for (const resource of ORG_GLUE) expect(has(grants, 'glue:GetTable', resource)).toBe(true);
+    expect(has(grants, 's3:GetObject', `${logicalIdOf(stack.warehouse.bucket)}/warehouse/*`)).toBe(true);
+    expect(grants.filter((g) => g.action.startsWith('glue:') && !g.action.startsWith('glue:Get'))).toEqual([]);
+    expect(env[WAREHOUSE_URI_ENV]).toBeDefined();
+    if (lake === 'write') {
+      expect(invokes).toEqual([{ action: 'lambda:InvokeFunction', resource: logicalIdOf(stack.lake.lakeWriter) }]);
+      expect(env[LAKE_WRITER_FUNCTION_ENV]).toEqual({ Ref: logicalIdOf(stack.lake.lakeWriter) });
+    } else {
+      expect(invokes).toEqual([]);
+    }
+  });
+});
