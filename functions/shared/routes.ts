@@ -104,8 +104,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     memoryMb: 3008,
     lake: 'write',
     duckdb: true,
-    // Writes and reads too large to answer in the request become Spark runs.
-    spark: 'submit',
   },
   {
     id: 'PostWarehouseQuery',
@@ -146,10 +144,6 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: 'key',
     errorStyle: 'plain',
     tables: [{ table: RUNS_TABLE, access: 'RO' }],
-    // A finished batch read of the routed endpoint: its rows are read from its results table.
-    lake: 'read',
-    duckdb: true,
-    memoryMb: 1024,
   },
   {
     id: 'PostRunAbort',
