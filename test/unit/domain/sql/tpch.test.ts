@@ -1,7 +1,7 @@
 // The TPC-H corpus: the 22 queries give exactly their tables, in every dialect and every way of
-// naming the tables, and each analysis takes well under 5 ms.
+// naming the tables. How long an analysis takes is measured by bench/firewall.ts.
 import { describe, expect, it } from 'vitest';
-import { analyzeSql, SQL_DIALECTS, type SqlDialect } from '#domain/sql/index';
+import { analyzeSql, SQL_DIALECTS } from '#domain/sql/index';
 import { orgOptions, qn } from './org-catalog.ts';
 import { TPCH_QUERIES, qualifyTpch } from './tpch-queries.ts';
 
@@ -64,26 +64,5 @@ describe('TPC-H queries', () => {
       // Assess
       expect(b.normalizedSql).toBe(a.normalizedSql);
     }
-  });
-
-  it.each(['duckdb', 'spark', 'trino'] as SqlDialect[])('%s: analyzes each query in well under 5 ms (median, warm)', (dialect) => {
-    // Prepare: warm up the parser and the JIT.
-    for (const query of TPCH_QUERIES) for (let i = 0; i < 10; i++) analyzeSql(query.sql, orgOptions(dialect));
-
-    // Act
-    const medians = TPCH_QUERIES.map((query) => {
-      const times: number[] = [];
-      for (let i = 0; i < 21; i++) {
-        const start = performance.now();
-        analyzeSql(query.sql, orgOptions(dialect));
-        times.push(performance.now() - start);
-      }
-      return times.sort((a, b) => a - b)[10] as number;
-    });
-
-    // Assess
-    const mean = medians.reduce((a, b) => a + b, 0) / medians.length;
-    console.log(`firewall ${dialect}: TPC-H median per query ${medians.map((m) => m.toFixed(2)).join(' ')} ms; mean ${mean.toFixed(2)} ms, max ${Math.max(...medians).toFixed(2)} ms`);
-    expect(Math.max(...medians)).toBeLessThan(5);
   });
 });
