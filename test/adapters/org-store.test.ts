@@ -122,7 +122,7 @@ describe('DynamoOrgStore', () => {
     // Act
     const attempt = stores.orgs.addUsage(orgId, 'spark', 1, 1);
     // Assess
-    await expect(attempt).rejects.toThrow();
+    await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
     expect(await stores.orgs.get(orgId)).toBeUndefined();
   });
 });

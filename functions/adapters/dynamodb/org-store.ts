@@ -69,16 +69,21 @@ export class DynamoOrgStore implements OrgStore {
 
   async addUsage(orgId: string, engine: Engine, vcpuSeconds: number, usd: number): Promise<void> {
     // Usage is a flat attribute per engine so `ADD` works without first creating a nested map.
-    await this.doc.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { orgId },
-        UpdateExpression: 'ADD usageUsd :usd, #engine :s',
-        ExpressionAttributeNames: { '#engine': `usage_${engine}` },
-        ExpressionAttributeValues: { ':usd': usd, ':s': vcpuSeconds },
-        ConditionExpression: 'attribute_exists(orgId)',
-      }),
-    );
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { orgId },
+          UpdateExpression: 'ADD usageUsd :usd, #engine :s',
+          ExpressionAttributeNames: { '#engine': `usage_${engine}` },
+          ExpressionAttributeValues: { ':usd': usd, ':s': vcpuSeconds },
+          ConditionExpression: 'attribute_exists(orgId)',
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw new NotFoundError(`organization ${orgId} does not exist`);
+      throw err;
+    }
   }
 }
 
