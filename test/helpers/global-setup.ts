@@ -30,6 +30,8 @@ const buildLambdaArtifacts = (): void => {
 };
 
 export async function setup(project: TestProject): Promise<void> {
+  // Stack processes inherit this: see vitest.config.ts.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   buildLambdaArtifacts();
   stack = await startStackProcess(tempHome('shared'));
   const { child: _child, stop: _stop, ...info } = stack;
