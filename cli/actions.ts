@@ -5,6 +5,8 @@
  * text form so `--json` and text output can never report different things.
  */
 import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SESSION_COOKIE, verifySessionToken } from '#domain/auth/session';
+import { NotFoundError } from '#domain/errors';
+import { checkIdentifier } from '#domain/lake/names';
 import { createKey, createOrg, createSession, describeKey, listKeys, revokeKey, updateOrg } from '#domain/orgs/manage';
 import { KEY_CACHE_TTL_MS } from '#domain/auth/authorize';
 import { PLAN_NAMES, type PlanName } from '#domain/orgs/plans';
@@ -56,6 +58,29 @@ const ttl = (args: CommandArgs): number => {
     throw new UsageError(`--ttl must be a whole number of seconds from 1 to ${MAX_SESSION_TTL_SECONDS}, not "${value}"`, { command: args.command });
   }
   return Number(value);
+};
+
+/** The largest TPC-H scale the CLI loads (SF 100 is ~600 million lineitem rows). */
+const MAX_SCALE = 100;
+
+const scale = (args: CommandArgs): number => {
+  const value = str(args, 'scale');
+  if (value === undefined) return 0.01;
+  const sf = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(sf >= 0.001 && sf <= MAX_SCALE)) {
+    throw new UsageError(`--scale must be a number from 0.001 to ${MAX_SCALE}, not "${value}"`, { command: args.command });
+  }
+  return sf;
+};
+
+const namespace = (args: CommandArgs): string => {
+  const value = str(args, 'namespace') ?? 'tpch';
+  // The lake's own rule for namespace names (domain/lake/names.ts), checked before any work.
+  try {
+    return checkIdentifier('--namespace', value);
+  } catch (err) {
+    throw new UsageError((err as Error).message, { command: args.command });
+  }
 };
 
 /** Every command's action, by `group action`. */
@@ -125,6 +150,24 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
         `Revoked API key ${key.keyId} of organization ${key.orgId} (revoked at ${key.revokedAt}).`,
         `Authorizers that used it recently may accept it for up to their key cache time (${KEY_CACHE_TTL_MS / 1000} s by default).`,
       ].join('\n'),
+    };
+  },
+
+  'demo load': (args) => {
+    const sf = scale(args);
+    const ns = namespace(args);
+    return async (target) => {
+      const orgId = str(args, 'org') ?? target.defaultOrgId;
+      if (!orgId) throw new UsageError('--org is required (no local stack demo organization was found in this home)', { command: args.command });
+      // Through the org store first, so an unknown org is "does not exist", not a lake error.
+      if (!(await target.orgs.get(orgId))) throw new NotFoundError(`organization ${orgId} does not exist`);
+      const started = Date.now();
+      const tables = await target.lakeWriter().demoLoad(orgId, sf, ns);
+      const seconds = (Date.now() - started) / 1000;
+      return {
+        json: { orgId, namespace: ns, scale: sf, tables, seconds },
+        text: [`Loaded TPC-H SF ${sf} into ${ns} for organization ${orgId} in ${seconds.toFixed(1)} s:`, ...Object.entries(tables).map(([t, rows]) => `  ${ns}.${t}  ${rows} rows`)].join('\n'),
+      };
     };
   },
 

@@ -16,7 +16,7 @@ export interface OptionSpec {
 
 /** A command such as `orgs create`. */
 export interface CommandSpec {
-  readonly group: 'orgs' | 'keys' | 'sessions';
+  readonly group: 'orgs' | 'keys' | 'sessions' | 'demo';
   readonly action: string;
   readonly summary: string;
   /** Positional arguments after the action, all required. */
@@ -122,10 +122,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     required: ['org'],
     examples: ['lakeline sessions create --org 2f1c… --ttl 3600'],
   },
+  {
+    group: 'demo',
+    action: 'load',
+    summary: "Write the eight TPC-H tables as Iceberg tables into an organization's lake (data from DuckDB's tpch generator)",
+    positionals: [],
+    options: {
+      org: { type: 'string', value: 'ORG_ID', help: "organization whose lake gets the tables (default: the local stack's demo organization)" },
+      scale: { type: 'string', value: 'SF', help: 'TPC-H scale factor, 0.001 to 100 (default: 0.01; SF 1 is 6 million lineitem rows)' },
+      namespace: { type: 'string', value: 'NAME', help: 'namespace of the tables (default: tpch)' },
+    },
+    examples: ['lakeline demo load --scale 1', 'lakeline demo load --org 2f1c… --namespace tpch_sf01 --scale 0.1'],
+  },
 ];
 
 /** The groups, in help order. */
-export const GROUPS = ['orgs', 'keys', 'sessions'] as const;
+export const GROUPS = ['orgs', 'keys', 'sessions', 'demo'] as const;
 
 /** Finds a command by group and action. */
 export const findCommand = (group: string, action: string): CommandSpec | undefined =>

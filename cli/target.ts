@@ -12,8 +12,12 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { KeyStore, OrgStore } from '#domain/orgs/org';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { LambdaLakeWriter } from '#adapters/aws/lambda-lake-writer';
+import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
+import type { LakeWriter } from '#domain/lake/catalog';
 import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { loadConfig, tableName } from '#shared/config';
+import { loadConfig, REPO_ROOT, tableName } from '#shared/config';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#shared/env-names';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo, type LocalDynamo } from '#local/dynamo';
@@ -27,6 +31,10 @@ export interface Target {
   readonly keys: KeyStore;
   /** The secret that signs session cookies; read only when a command needs it. */
   sessionSecret(): Promise<string>;
+  /** The lake writer (pyiceberg): a subprocess locally, the stack's Lambda in AWS. */
+  lakeWriter(): LakeWriter;
+  /** The organization commands act for when none is given: the local stack's demo org. */
+  readonly defaultOrgId?: string;
   /** Releases clients and stops anything the target started. */
   close(): Promise<void>;
 }
@@ -81,10 +89,14 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
   const names = localTableNames(home, endpoint);
   const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: endpoint });
   const doc = createDocumentClient(client);
+  const config = loadConfig({ ...process.env, [PROFILE_ENV]: 'local', [HOME_ENV]: home, [DYNAMODB_ENDPOINT_ENV]: endpoint });
+  const defaultOrgId = readLocalInfo(home)?.orgId;
   return {
     orgs: new DynamoOrgStore(doc, names.orgs),
     keys: new DynamoKeyStore(doc, names.keys),
     sessionSecret: async () => sessionSecretFor(home),
+    lakeWriter: () => new SubprocessLakeWriter(config.lake.pythonBin as string, REPO_ROOT, home),
+    ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {
       client.destroy();
       await started?.stop();
@@ -97,6 +109,8 @@ export interface StackTables {
   readonly orgsTable: string;
   readonly keysTable: string;
   readonly sessionSecretArn: string;
+  /** The lake writer function (stacks deployed before the lake construct have none). */
+  readonly lakeWriterFunction?: string;
 }
 
 /** Reads the table names and secret ARN from a stack's CloudFormation outputs. */
@@ -129,6 +143,7 @@ export const readStackOutputs = async (cloudFormation: CloudFormationClient, sta
     orgsTable: need(tableOutputName(ORGS_TABLE)),
     keysTable: need(tableOutputName(KEYS_TABLE)),
     sessionSecretArn: need(STACK_OUTPUTS.sessionSecretArn),
+    ...(outputs[STACK_OUTPUTS.lakeWriterFunctionName] ? { lakeWriterFunction: outputs[STACK_OUTPUTS.lakeWriterFunctionName] } : {}),
   };
 };
 
@@ -162,6 +177,10 @@ export const openAwsTarget = async (options: AwsTargetOptions): Promise<Target> 
     orgs: new DynamoOrgStore(doc, tables.orgsTable),
     keys: new DynamoKeyStore(doc, tables.keysTable),
     sessionSecret: () => (secret ??= fetchSecret(region, tables.sessionSecretArn)),
+    lakeWriter: () => {
+      if (!tables.lakeWriterFunction) throw new TargetError(`stack ${options.stack ?? STACK_NAME} has no output ${STACK_OUTPUTS.lakeWriterFunctionName}; redeploy it with this version`);
+      return new LambdaLakeWriter(new LambdaClient({ region, maxAttempts: 3 }), tables.lakeWriterFunction);
+    },
     close: async () => client.destroy(),
   };
 };

@@ -6,7 +6,7 @@
  * marked `lake` or `duckdb` in the route table: read → Glue metadata and warehouse files; write →
  * also invoking the lake writer.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -21,6 +21,7 @@ import type { LakelineApi } from './api.ts';
 import { GLUE_READ, GLUE_WRITE, glueLakeResources, grantLakeRead } from './lake-access.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { REPO_ROOT } from './service-function.ts';
+import { STACK_OUTPUTS } from './stack-outputs.ts';
 import { WAREHOUSE_PREFIX, type LakelineWarehouse } from './warehouse.ts';
 
 /** Where the DuckDB layer puts the extension files (the layer's `duckdb-extensions/` under /opt). */
@@ -95,6 +96,10 @@ export class LakelineLake extends Construct {
     for (const resource of [...glue.orgs.filter((r) => r.includes('*')), warehouseObjects]) {
       acknowledgeWildcardResource(role, resource, 'The lake writer writes any org\'s tables (each request names its org; the caller is a lakeline function that authorized it); org databases and table files are named at run time.');
     }
+
+    new CfnOutput(this, STACK_OUTPUTS.lakeWriterFunctionName, { value: this.lakeWriter.functionName, description: 'The lake writer function (pyiceberg)' }).overrideLogicalId(
+      STACK_OUTPUTS.lakeWriterFunctionName,
+    );
 
     for (const route of props.routes ?? ROUTES) {
       if (!route.lake && !route.duckdb) continue;

@@ -17,6 +17,8 @@ export const STACK_OUTPUTS = {
   blobBucketName: 'BlobBucketName',
   /** ARN of the Secrets Manager secret that signs session cookies. */
   sessionSecretArn: 'SessionSecretArn',
+  /** Name of the lake writer function (`lakeline demo load --profile aws` invokes it). */
+  lakeWriterFunctionName: 'LakeWriterFunctionName',
 } as const;
 
 /** The output carrying a table's deployed name (`EventsTableName`). */

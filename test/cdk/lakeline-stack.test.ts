@@ -100,9 +100,9 @@ describe('the stack', () => {
     expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
   });
 
-  it('Should output the API URL, table names, blob bucket and secret under fixed, export-free names', () => {
+  it('Should output the API URL, table names, blob bucket, secret and lake writer under fixed, export-free names', () => {
     const outputs = (template.toJSON() as { Outputs: Record<string, Json> }).Outputs;
-    const expected = [STACK_OUTPUTS.apiUrl, STACK_OUTPUTS.blobBucketName, STACK_OUTPUTS.sessionSecretArn, ...ALL_TABLES.map(tableOutputName)];
+    const expected = [STACK_OUTPUTS.apiUrl, STACK_OUTPUTS.blobBucketName, STACK_OUTPUTS.sessionSecretArn, STACK_OUTPUTS.lakeWriterFunctionName, ...ALL_TABLES.map(tableOutputName)];
     expect(Object.keys(outputs).sort()).toEqual([...expected].sort());
     for (const output of Object.values(outputs)) expect(output.Export).toBeUndefined();
     for (const def of ALL_TABLES) expect(outputs[tableOutputName(def)]?.Value).toEqual({ Ref: logicalIdOf(stack.data.table(def)) });

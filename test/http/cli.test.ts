@@ -115,8 +115,29 @@ describe.concurrent('lakeline against a running local stack', () => {
     const run = await runLakeline(['--help']);
     // Assess
     expect(run.code).toBe(0);
-    for (const command of ['orgs create', 'orgs list', 'orgs update', 'keys create', 'keys list', 'keys revoke', 'sessions create']) expect(run.stdout).toContain(command);
+    for (const command of ['orgs create', 'orgs list', 'orgs update', 'keys create', 'keys list', 'keys revoke', 'sessions create', 'demo load']) expect(run.stdout).toContain(command);
   });
+});
+
+describe('lakeline demo load', () => {
+  it("Should write the eight TPC-H tables into the org's lake, where the tables API lists and describes them", async () => {
+    // Prepare
+    const buyer = await cli<Org>('orgs', 'create', '--name', 'Demo buyer', '--plan', 'pro');
+    const key = await cli<{ token: string }>('keys', 'create', '--org', buyer.orgId);
+    const auth = { authorization: `Bearer ${key.token}` };
+    // Act
+    const loaded = await cli<{ tables: Record<string, number> }>('demo', 'load', '--org', buyer.orgId, '--scale', '0.001', '--namespace', 'tpch_tiny');
+    const listed = await get('/api/v1/tables?namespace=tpch_tiny', auth);
+    const nation = await get('/api/v1/tables/tpch_tiny/nation', auth);
+    const othersView = await get('/api/v1/tables?namespace=tpch_tiny', { authorization: `Bearer ${stack.apiKey}` });
+    // Assess
+    expect(Object.keys(loaded.tables).sort()).toEqual(['customer', 'lineitem', 'nation', 'orders', 'part', 'partsupp', 'region', 'supplier']);
+    expect(loaded.tables.nation).toBe(25);
+    expect(((await listed.json()) as { name: string }[]).map((t) => t.name).sort()).toEqual(Object.keys(loaded.tables).sort());
+    expect(await nation.json()).toMatchObject({ namespace: 'tpch_tiny', name: 'nation', record_count: '25' });
+    // Another org (the stack's demo org) does not see them.
+    expect(await othersView.json()).toEqual([]);
+  }, 120_000);
 });
 
 describe('lakeline without a running stack', () => {

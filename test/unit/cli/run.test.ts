@@ -5,6 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { verifySessionToken } from '#domain/auth/session';
+import type { LakeWriter } from '#domain/lake/catalog';
 import type { Org } from '#domain/orgs/org';
 import { parseCommandLine } from '../../../cli/args.ts';
 import { EXIT, runCli, type TargetOpener } from '../../../cli/run.ts';
@@ -17,10 +18,23 @@ let orgs: MemoryOrgStore;
 let keys: MemoryKeyStore;
 let opened: number;
 let closed: number;
+/** The demo loads the CLI asked for (the real lake writer is exercised in test/http/cli.test.ts). */
+let demoLoads: { orgId: string; scale: number; namespace: string | undefined }[];
+
+const lakeWriter = (): LakeWriter => ({
+  write: async () => {
+    throw new Error('not used by the CLI');
+  },
+  drop: async () => false,
+  demoLoad: async (orgId, scale, namespace) => {
+    demoLoads.push({ orgId, scale, namespace });
+    return { region: 5, nation: 25 };
+  },
+});
 
 const opener: TargetOpener = async () => {
   opened++;
-  const target: Target = { orgs, keys, sessionSecret: async () => SECRET, close: async () => void closed++ };
+  const target: Target = { orgs, keys, sessionSecret: async () => SECRET, lakeWriter, close: async () => void closed++ };
   return target;
 };
 
@@ -37,6 +51,7 @@ const json = async <T>(...argv: string[]): Promise<T> => {
 };
 
 beforeEach(() => {
+  demoLoads = [];
   orgs = new MemoryOrgStore();
   keys = new MemoryKeyStore();
   opened = 0;
@@ -134,6 +149,41 @@ describe('lakeline keys and sessions', () => {
   });
 });
 
+describe('lakeline demo load', () => {
+  it('Should load the scale and namespace asked for into an existing org and print the row counts', async () => {
+    // Prepare
+    const org = await json<Org>('orgs', 'create', '--name', 'Acme');
+    // Act
+    const loaded = await json<{ orgId: string; tables: Record<string, number> }>('demo', 'load', '--org', org.orgId, '--scale', '0.1', '--namespace', 'tpch_small');
+    // Assess
+    expect(demoLoads).toEqual([{ orgId: org.orgId, scale: 0.1, namespace: 'tpch_small' }]);
+    expect(loaded).toMatchObject({ orgId: org.orgId, tables: { region: 5, nation: 25 } });
+  });
+
+  it.each([
+    [['--scale', '0'], '--scale must be a number from 0.001 to 100'],
+    [['--scale', '1e3'], '--scale must be a number from 0.001 to 100'],
+    [['--scale', '101'], '--scale must be a number from 0.001 to 100'],
+    [['--namespace', '../x'], "--namespace: '../x' must be letters, digits and underscores"],
+  ])('Should refuse %j with exit 2 before opening any store', async (flags, message) => {
+    // Act
+    const result = await run('demo', 'load', '--org', 'x', ...flags);
+    // Assess
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain(message);
+    expect(opened).toBe(0);
+  });
+
+  it('Should exit 1 for an unknown org and load nothing', async () => {
+    // Act
+    const result = await run('demo', 'load', '--org', '00000000-0000-0000-0000-000000000000');
+    // Assess
+    expect(result.code).toBe(EXIT.failure);
+    expect(result.stderr).toContain('does not exist');
+    expect(demoLoads).toEqual([]);
+  });
+});
+
 describe('lakeline exit statuses', () => {
   it.each([
     [['keys', 'create', '--org', 'nope'], 'organization nope does not exist'],
@@ -226,7 +276,7 @@ describe('lakeline exit statuses', () => {
 
 describe('lakeline help', () => {
   it.each([
-    [['--help'], 'Usage: lakeline <orgs|keys|sessions> <action> [options]'],
+    [['--help'], 'Usage: lakeline <orgs|keys|sessions|demo> <action> [options]'],
     [['-h'], 'Commands:'],
     [['keys', '--help'], 'Usage: lakeline keys <action> [options]'],
     [['keys', 'create', '--help'], 'Usage: lakeline keys create --org ORG_ID [--name NAME] [global options]'],
