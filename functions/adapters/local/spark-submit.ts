@@ -18,6 +18,13 @@ import type { ComputeUsed, EngineHandle, Run, RunOutcome } from '#domain/runs/ru
 import { isSameProcess, processStartTicks, signalGroup, stopGroup } from './spark-process.ts';
 import { localCompute, sparkSubmitArgs, sparkSubmitEnv, type SubmitPaths } from './spark-submit-args.ts';
 
+/**
+ * How long a Spark commit waits for the SQLite catalog when another writer (the lake writer, another
+ * run) holds its lock. sqlite-jdbc's default is 3 s, which a loaded machine can exceed while a
+ * pyiceberg commit is in flight; a run should wait, not fail.
+ */
+const CATALOG_BUSY_TIMEOUT_MS = 30_000;
+
 /** Settings of the local engine. */
 export interface LocalSparkOptions {
   /** The stack's state directory; runs live under `<home>/runs/`. */
@@ -121,7 +128,7 @@ export class LocalSparkEngine implements SparkEngine {
       runDir,
       specFile: path.join(runDir, 'job.json'),
     };
-    const spec = jobSpecDocument(job, { type: 'jdbc', uri: `jdbc:sqlite:${this.options.catalogFile}`, warehouseRoot: `file://${this.options.warehouse}` }, `file://${runDir}/result.json`);
+    const spec = jobSpecDocument(job, { type: 'jdbc', uri: `jdbc:sqlite:${this.options.catalogFile}?busy_timeout=${CATALOG_BUSY_TIMEOUT_MS}`, warehouseRoot: `file://${this.options.warehouse}` }, `file://${runDir}/result.json`);
     writeFileSync(paths.specFile, JSON.stringify(spec, null, 2), { mode: 0o600 });
 
     const log = openSync(path.join(runDir, 'driver.log'), 'a');

@@ -52,7 +52,9 @@ class LakeConfig:
         home = os.path.abspath(os.environ.get("LAKELINE_HOME", ".lakeline"))
         return LakeConfig(
             profile,
-            os.environ.get("LAKELINE_CATALOG_URI", f"sqlite:///{home}/catalog.db"),
+            # pysqlite waits up to `timeout` seconds for a lock held by another writer (Spark, another
+            # writer process) instead of failing at once with "database is locked".
+            os.environ.get("LAKELINE_CATALOG_URI", f"sqlite:///{home}/catalog.db?timeout=30"),
             os.environ.get("LAKELINE_WAREHOUSE", f"{home}/warehouse"),
         )
 
