@@ -28,9 +28,9 @@ import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import { PLANS } from '#domain/orgs/plans';
 import { engineSizing, sandboxOf } from '#domain/query/sandbox';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
+import { tpchQueries } from './tpch-queries.ts';
 import { machine, quantile } from './bench-util.ts';
 
-const TPCH_TABLES = ['region', 'nation', 'supplier', 'customer', 'part', 'partsupp', 'orders', 'lineitem'] as const;
 const LINEITEM_ROWS_PER_SF = 6_001_215;
 const EXTENSIONS = path.join(REPO_ROOT, '.lakeline', 'duckdb-extensions');
 
@@ -39,27 +39,6 @@ const scale = Number(values.scale);
 if (![0.01, 0.1, 1].includes(scale)) throw new Error('--scale must be 0.01, 0.1 or 1');
 const reps = Number(values.reps ?? (scale >= 1 ? 3 : 5));
 const home = path.resolve(values.home ?? path.join(REPO_ROOT, '.lakeline', 'bench', `sf${scale}`));
-
-/** DuckDB's TPC-H queries with every table qualified as `tpch.<table>`, rewritten by DuckDB's own parser. */
-const tpchQueries = async (): Promise<{ nr: number; sql: string }[]> => {
-  const { instance, connection } = await openDuckDB(EXTENSIONS, ['tpch']);
-  try {
-    const rows = (await connection.runAndReadAll('SELECT query_nr, query FROM tpch_queries() ORDER BY query_nr')).getRows();
-    // The serialized plan names base tables as `"schema_name":"","table_name":"…"`; only TPC-H's
-    // own tables get the schema, so CTE names (Q15's `revenue`) stay as they are.
-    const unqualified = new RegExp(`"schema_name":"","table_name":"(${TPCH_TABLES.join('|')})"`, 'g');
-    const out: { nr: number; sql: string }[] = [];
-    for (const [nr, query] of rows) {
-      const json = String((await connection.runAndReadAll('SELECT json_serialize_sql(?::VARCHAR)', [String(query)])).getRows()[0]?.[0]);
-      const qualified = json.replace(unqualified, '"schema_name":"tpch","table_name":"$1"');
-      out.push({ nr: Number(nr), sql: String((await connection.runAndReadAll('SELECT json_deserialize_sql(?::JSON)', [qualified])).getRows()[0]?.[0]) });
-    }
-    return out;
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-};
 
 /** Makes sure the home's demo org has TPC-H at the scale; loads it (timed) when it does not. */
 const ensureData = async (stack: StackProcess): Promise<void> => {

@@ -4,10 +4,13 @@
  * holds no resources of its own.
  */
 import { Stack, type StackProps } from 'aws-cdk-lib';
+import { ROUTES } from '#shared/routes';
 import type { Construct } from 'constructs';
 import { LakelineApi, type LakelineApiProps } from './api.ts';
+import { LakelineBloom, type LakelineBloomProps } from './bloom.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
+import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelineSpark, type LakelineSparkProps } from './spark.ts';
 import { LakelineWarehouse, type LakelineWarehouseProps } from './warehouse.ts';
 
@@ -23,6 +26,10 @@ export interface LakelineStackProps extends StackProps {
   readonly spark?: Omit<LakelineSparkProps, 'api' | 'data' | 'warehouse' | 'routes'>;
   /** Passed to {@link LakelineLake} (everything but the constructs it wires). @default - its defaults */
   readonly lake?: Omit<LakelineLakeProps, 'api' | 'warehouse' | 'routes'>;
+  /** Passed to {@link LakelinePolars} (everything but the constructs it wires). @default - its defaults */
+  readonly polars?: Omit<LakelinePolarsProps, 'api' | 'warehouse' | 'routes'>;
+  /** Passed to {@link LakelineBloom} (everything but the constructs it wires). @default - its defaults */
+  readonly bloom?: Omit<LakelineBloomProps, 'warehouse' | 'functions'>;
 }
 
 /** The whole service in one stack. */
@@ -32,6 +39,8 @@ export class LakelineStack extends Stack {
   public readonly warehouse: LakelineWarehouse;
   public readonly spark: LakelineSpark;
   public readonly lake: LakelineLake;
+  public readonly polars: LakelinePolars;
+  public readonly bloom: LakelineBloom;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
@@ -44,6 +53,7 @@ export class LakelineStack extends Stack {
       warehouse: this.warehouse,
       ...(props.api?.routes ? { routes: props.api.routes } : {}),
     });
+    this.polars = new LakelinePolars(this, 'Polars', { ...props.polars, api: this.api, warehouse: this.warehouse, ...(props.api?.routes ? { routes: props.api.routes } : {}) });
     this.spark = new LakelineSpark(this, 'Spark', {
       ...props.spark,
       api: this.api,
@@ -51,5 +61,10 @@ export class LakelineStack extends Stack {
       warehouse: this.warehouse,
       ...(props.api?.routes ? { routes: props.api.routes } : {}),
     });
+    const bloomFunctions = (props.api?.routes ?? ROUTES).filter((r) => r.bloom).flatMap((r) => {
+      const fn = this.api.functions.get(r.id);
+      return fn ? [fn] : [];
+    });
+    this.bloom = new LakelineBloom(this, 'Bloom', { ...props.bloom, warehouse: this.warehouse, functions: bloomFunctions });
   }
 }

@@ -82,6 +82,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     await loadDemoData(orgId);
     // Before serving: runs a previous process left RUNNING are re-attached or ended.
     await recoverLocalRuns();
+    // LAKELINE_BLOOM=eager: the bloom engine's Trino server starts now rather than on first use.
+    (await import('#shared/container-bloom')).warmLocalBloom();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
     server.on('request', createGatewayListener(moduleHandlerLoader()));
     const running = dynamo;
@@ -96,6 +98,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
           server.closeAllConnections();
         });
         await running.stop();
+        // The bloom engine's Trino server, when a bloom statement started one.
+        const { stopLocalBloom } = await import('#shared/container-bloom');
+        await stopLocalBloom();
         // The store is gone: scripts must not find a stale endpoint.
         writeLocalInfo(options.home, { baseUrl, apiKey, orgId });
       },

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const python = process.env.LAKELINE_PYTHON_BIN ?? path.join(root, '.lakeline', 'venv', 'bin', 'python');
 /** Folders holding a pytest suite. */
-const SUITES = ['functions/lakewriter', 'jobs/spark'];
+const SUITES = ['functions/lakewriter', 'functions/polars', 'jobs/spark'];
 
 let failed = false;
 for (const suite of SUITES) {

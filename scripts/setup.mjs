@@ -7,7 +7,7 @@
 // Only Node built-ins are used here: this script runs before node_modules exists.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -118,10 +118,69 @@ const setupJars = () => {
   }
 };
 
+/**
+ * The local bloom engine: a Trino server from Maven Central, the core package plus the Iceberg
+ * plugin (540 MB in all, about 25 s to fetch here; the full `trino-server` tarball with every
+ * connector is 821 MB). Trino 476 is the newest release served as `trino-server-core`; it needs
+ * Java 24 or newer (the Temurin JDK, see functions/adapters/trino/java.ts). The SQLite JDBC driver
+ * of the lake's catalog goes into the plugin directory. LAKELINE_BLOOM=0 skips the step.
+ */
+export const TRINO_VERSION = '476';
+
+const setupTrino = () => {
+  if (process.env.LAKELINE_BLOOM === '0') return;
+  const home = path.join(stateDir, 'trino', `trino-server-${TRINO_VERSION}`);
+  const stamp = path.join(home, '.lakeline-complete');
+  if (existsSync(stamp)) return;
+  const download = path.join(stateDir, 'trino', 'download');
+  rmSync(home, { recursive: true, force: true });
+  rmSync(download, { recursive: true, force: true });
+  mkdirSync(download, { recursive: true });
+  for (const coordinate of [`io.trino:trino-server-core:${TRINO_VERSION}:tar.gz`, `io.trino:trino-iceberg:${TRINO_VERSION}:zip`]) {
+    log(`fetching ${coordinate} (Maven)…`);
+    run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinate}`, `-DoutputDirectory=${download}`]);
+  }
+  run('tar', ['xzf', path.join(download, `trino-server-core-${TRINO_VERSION}.tar.gz`), '-C', download]);
+  renameSync(path.join(download, `trino-server-core-${TRINO_VERSION}`), home);
+  const plugins = path.join(download, 'plugins');
+  // Python's zipfile, not `unzip`: Python is required here anyway, unzip is not.
+  run(findPython(), ['-m', 'zipfile', '-e', path.join(download, `trino-iceberg-${TRINO_VERSION}.zip`), plugins]);
+  renameSync(path.join(plugins, `trino-iceberg-${TRINO_VERSION}`), path.join(home, 'plugin', 'iceberg'));
+  const sqlite = JARS.find((c) => c.startsWith('org.xerial:sqlite-jdbc:'));
+  copyFileSync(path.join(stateDir, 'jars', jarFile(sqlite)), path.join(home, 'plugin', 'iceberg', jarFile(sqlite)));
+  rmSync(download, { recursive: true, force: true });
+  writeFileSync(stamp, `${TRINO_VERSION}\n`);
+};
+
+/**
+ * The polars sandbox confines each worker with bubblewrap (Debian package `bubblewrap`). Installed
+ * here when missing and we are root (CI is a fresh Debian machine); a failure is only a warning:
+ * without bwrap the polars endpoint refuses every run (503) instead of running it unconfined.
+ */
+const setupBubblewrap = () => {
+  const found = ['/usr/bin/bwrap', '/bin/bwrap'].some((p) => existsSync(p));
+  if (found || process.getuid?.() !== 0) return;
+  try {
+    log('installing bubblewrap (apt-get)…');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    // A fresh machine may have no package lists yet: update only then.
+    try {
+      run('apt-get', ['install', '-y', '-q', 'bubblewrap'], { env });
+    } catch {
+      run('apt-get', ['update', '-q'], { env });
+      run('apt-get', ['install', '-y', '-q', 'bubblewrap'], { env });
+    }
+  } catch (err) {
+    log(`bubblewrap not installed (${err instanceof Error ? err.message.split('\n')[0] : err}); the polars endpoint will refuse runs`);
+  }
+};
+
 try {
   setupNode();
   setupPython();
   setupJars();
+  setupTrino();
+  setupBubblewrap();
   log('ready');
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

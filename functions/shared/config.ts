@@ -18,6 +18,7 @@ import {
   EMR_RELEASE_LABEL_ENV,
   LOG_LEVEL_ENV,
   PROFILE_ENV,
+  ROUTING_INTERACTIVE_LIMIT_ENV,
   PYTHON_ENV,
   SESSION_SECRET_ARN_ENV,
   SESSION_SECRET_ENV,
@@ -54,6 +55,8 @@ export interface Config {
   readonly lake: LakeConfig;
   /** Managed Spark: local spark-submit limits, or the EMR Serverless application. */
   readonly spark: SparkConfig;
+  /** The routed endpoint's interactive limit in bytes, when the deployment moves it. */
+  readonly routingInteractiveLimitBytes?: number;
 }
 
 /** Managed Spark settings. Every value is optional here; the engine that needs one says so. */
@@ -149,7 +152,14 @@ export const loadConfig = (env: Env = process.env): Config => {
   const logLevel = (env[LOG_LEVEL_ENV] ?? 'info') as Config['logLevel'];
   const home = path.resolve(env[HOME_ENV] ?? '.lakeline');
   const authCacheTtlMs = optionalMilliseconds(env, AUTH_CACHE_TTL_ENV);
-  const shared = { home, logLevel, spark: sparkConfig(env), ...(authCacheTtlMs === undefined ? {} : { authCacheTtlMs }) };
+  const routingInteractiveLimitBytes = optionalPositive(env, ROUTING_INTERACTIVE_LIMIT_ENV);
+  const shared = {
+    home,
+    logLevel,
+    spark: sparkConfig(env),
+    ...(authCacheTtlMs === undefined ? {} : { authCacheTtlMs }),
+    ...(routingInteractiveLimitBytes === undefined ? {} : { routingInteractiveLimitBytes }),
+  };
   if (profile === 'aws') {
     const lake: LakeConfig = {
       duckdbExtensionDir: env[DUCKDB_EXTENSION_DIR_ENV] ?? '/opt/duckdb-extensions',

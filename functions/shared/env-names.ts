@@ -49,3 +49,8 @@ export const SPARK_JOB_SCRIPT_URI_ENV = 'LAKELINE_SPARK_JOB_SCRIPT_URI';
 export const SPARK_JOB_PACKAGE_URI_ENV = 'LAKELINE_SPARK_JOB_PACKAGE_URI';
 /** AWS: S3 prefix where runs' job specs and result documents live (`s3://bucket/runs`). */
 export const SPARK_RUNS_URI_ENV = 'LAKELINE_SPARK_RUNS_URI';
+/**
+ * Bytes of estimated input up to which `POST /api/v1/query` answers a read in the request; above
+ * it a read runs on Spark. Unset: the routing table's measured limit (`functions/domain/routing/table.ts`).
+ */
+export const ROUTING_INTERACTIVE_LIMIT_ENV = 'LAKELINE_ROUTING_INTERACTIVE_LIMIT_BYTES';

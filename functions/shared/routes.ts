@@ -57,6 +57,13 @@ export interface RouteDefinition {
   readonly lake?: 'read' | 'write';
   /** Whether the function runs DuckDB in-process: it gets the DuckDB layer (`layers/duckdb`). */
   readonly duckdb?: boolean;
+  /** Whether the function runs polars in the sandbox: it may invoke the sandbox functions (`lib/polars.ts`). */
+  readonly polars?: boolean;
+  /**
+   * Whether the function starts, polls or stops bloom statements (Athena in AWS): it gets the
+   * workgroup and its grants (`lib/bloom.ts`).
+   */
+  readonly bloom?: boolean;
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -100,10 +107,17 @@ export const ROUTES: readonly RouteDefinition[] = [
     handler: 'post-query',
     auth: 'key-or-session',
     errorStyle: 'routed',
-    tables: [orgsRead, { table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
+    // Orgs RW: a polars run answered in the request is metered (addUsage) here.
+    tables: [{ table: ORGS_TABLE, access: 'RW' }, { table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
     memoryMb: 3008,
     lake: 'write',
     duckdb: true,
+    // Writes and reads too large to answer in the request become Spark runs.
+    spark: 'submit',
+    // Scripts (and SQL pinned to polars) run in the polars sandbox.
+    polars: true,
+    // Reads too large for the request, when bloom is the routing table's batch engine.
+    bloom: true,
   },
   {
     id: 'PostWarehouseQuery',
@@ -124,7 +138,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     handler: 'post-warehouse-polars',
     auth: 'key',
     errorStyle: 'polars',
-    tables: [orgsRead],
+    // RW: every run is metered (addUsage) on the org.
+    tables: [{ table: ORGS_TABLE, access: 'RW' }],
+    // Resolves tables in the catalog and reads their metadata; the sandboxes read the files.
+    lake: 'read',
+    polars: true,
   },
   {
     id: 'PostSparkQuery',
@@ -143,7 +161,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     handler: 'get-run',
     auth: 'key',
     errorStyle: 'plain',
-    tables: [{ table: RUNS_TABLE, access: 'RO' }],
+    // A bloom run is brought up to date when it is read: ending it writes the run, its lineage
+    // event and the org's metered usage.
+    tables: [{ table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }, { table: ORGS_TABLE, access: 'RW' }],
+    // A finished batch read of the routed endpoint: its rows are read from its results table.
+    lake: 'read',
+    duckdb: true,
+    memoryMb: 1024,
+    bloom: true,
   },
   {
     id: 'PostRunAbort',
@@ -155,6 +180,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     // The ABORT lineage event; usage is metered when the stopped job reports its end.
     tables: [{ table: RUNS_TABLE, access: 'RW' }, { table: EVENTS_TABLE, access: 'RW' }],
     spark: 'cancel',
+    bloom: true,
   },
   {
     id: 'ListTables',

@@ -169,9 +169,11 @@ describe('routes and the authorizer', () => {
 describe('functions', () => {
   it('Should have one function per route plus the authorizer and the Spark state-change function, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 3);
+    // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
+    const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 3 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
-    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter)) {
+    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && !sandboxes.includes(id))) {
       expect(id).not.toBe(lakeWriter);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -233,10 +235,17 @@ describe('IAM least privilege', () => {
       (g.action === 's3:GetObject' && g.resource.startsWith(`${logicalIdOf(stack.warehouse.bucket)}/`)) ||
       (route.lake === 'write' && g.action === 'lambda:InvokeFunction' && g.resource === logicalIdOf(stack.lake.lakeWriter)));
 
+  /** Bloom access (Athena, the results databases and files) of routes marked `bloom`; test/cdk/bloom.test.ts asserts it in detail. */
+  const bloomGrant = (route: RouteDefinition, g: Grant): boolean =>
+    route.bloom === true &&
+    (g.action.startsWith('athena:') || g.action.startsWith('glue:') || (g.action.startsWith('s3:') && g.resource.startsWith(logicalIdOf(stack.warehouse.bucket))));
+
   it.each(ROUTES.map((r) => [r.id, r] as const))('Should let %s touch only its listed tables, write only where RW, and blobs only if listed', (_id, route) => {
     const fn = fnOf(route);
     const grants = grantsOfRole(template, logicalIdOf(fn.executionRole));
-    expectOnly(grants, fn, route.tables, (g) => sparkGrant(route, g) || lakeGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
+    // The polars route invokes the polars sandboxes (test/cdk/polars.test.ts asserts which).
+    const polarsGrant = (g: Grant): boolean => route.polars === true && g.action === 'lambda:InvokeFunction' && [...stack.polars.functions.values()].map(logicalIdOf).includes(g.resource);
+    expectOnly(grants, fn, route.tables, (g) => polarsGrant(g) || sparkGrant(route, g) || lakeGrant(route, g) || bloomGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
     const s3 = grants.filter((g) => g.action.startsWith('s3:') && g.resource.startsWith(logicalIdOf(stack.data.blobBucket))).map((g) => g.action);
     expect(s3.sort()).toEqual(route.blobs === 'RW' ? ['s3:GetObject', 's3:PutObject'] : route.blobs === 'RO' ? ['s3:GetObject'] : []);
   });

@@ -86,6 +86,8 @@ export interface Run {
   readonly inputTables: readonly string[];
   readonly outputTable?: TableName;
   readonly writeMode?: WriteMode;
+  /** A batch read of the routed endpoint: `outputTable` is the run's results table, paged by the runs API. */
+  readonly results?: boolean;
   readonly compute: ComputeUsed;
   readonly handle?: EngineHandle;
   readonly lineage: RunLineage;
@@ -144,10 +146,12 @@ export const runView = (run: Run) => {
     updated_at: run.updatedAt,
     ...(run.endedAt ? { ended_at: run.endedAt } : {}),
     ...(run.error !== undefined ? { error: run.error } : {}),
-    ...(run.outputTable ? { output_table: qualifiedName(run.outputTable) } : {}),
-    ...(run.writeMode ? { write_mode: run.writeMode } : {}),
+    // A batch read's results table is lakeline's, not an output the caller named: its rows are shown instead.
+    ...(run.outputTable && !run.results ? { output_table: qualifiedName(run.outputTable) } : {}),
+    ...(run.writeMode && !run.results ? { write_mode: run.writeMode } : {}),
     input_tables: [...run.inputTables],
-    ...(run.rowsWritten !== undefined ? { rows_written: run.rowsWritten } : {}),
+    ...(run.rowsWritten !== undefined && !run.results ? { rows_written: run.rowsWritten } : {}),
+    ...(run.rowsWritten !== undefined && run.results ? { row_count: run.rowsWritten } : {}),
     ...(run.bytesWritten !== undefined ? { bytes_written: run.bytesWritten } : {}),
     compute: computeView(run.compute),
     ...(run.vcpuSeconds !== undefined ? { vcpu_seconds: run.vcpuSeconds } : {}),

@@ -34,6 +34,11 @@ export interface CheckedSparkRequest {
   readonly output: TableName;
   readonly writeMode: WriteMode;
   readonly resources: SparkResourceRequest;
+  /**
+   * The routed endpoint's batch read: the output is the run's own results table, whose rows
+   * `GET /api/v1/runs/{run_id}` returns, rather than a table the caller asked for.
+   */
+  readonly results?: true;
 }
 
 const machine = (field: string, name: string) => {

@@ -63,6 +63,7 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
     inputTables: analysis.inputTables.map((t) => `${t.catalog}.${t.namespace}.${t.table}`),
     outputTable: request.output,
     writeMode: request.writeMode,
+    ...(request.results ? { results: true } : {}),
     compute,
     lineage: { dialect: 'spark', engineVersion: deps.engine.version, inputs: inputs.map((t) => t.dataset), catalogKind: catalogKindOf(deps.engine.platform) },
   };

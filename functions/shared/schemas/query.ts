@@ -6,6 +6,7 @@
 import { JobIdentity, QualifiedTableName, TableRef, TabularResult, WriteMode } from './common.ts';
 import { ValidationError } from '#domain/errors';
 import { DEFAULT_MACHINE_TYPE, EXECUTORS, MACHINE_TYPE_NAMES } from '#domain/runs/machine-types';
+import { RESULTS_PAGE } from '#domain/runs/results';
 import { z } from './zod.ts';
 
 /** Engines the routed endpoint can name. */
@@ -62,7 +63,7 @@ export const LegacyQueryRequest = z
     query: z.string().min(1),
     autoSaveByHash: z.boolean().default(false),
     // Not in the contract's table: the contract lists `explainResult` as optional without saying
-    // when it is present, so callers ask for it (docs/decisions-duckdb.md).
+    // when it is present, so callers ask for it (docs/decisions.md#decisions-the-duckdb-engine-and-the-legacy-warehouse-endpoint).
     explain: z.boolean().default(false).openapi({ description: 'Also return DuckDB\'s plan of the query as `explainResult`; the query still runs.' }),
   })
   .strict()
@@ -86,6 +87,21 @@ const issueText = (issue: z.core.$ZodIssue): string => {
  */
 export const parseLegacyQueryRequest = (value: unknown): LegacyQueryRequestBody => {
   const parsed = LegacyQueryRequest.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(parsed.error.issues.map(issueText).join('; '));
+};
+
+/** A routed query body as the schema parsed it. */
+export type RoutedQueryRequestBody = z.infer<typeof RoutedQueryRequest>;
+
+/**
+ * Validates a routed query body's shape; the message names the field (`engine: …`). The rules
+ * across fields (query xor script, tables only with a script) are the use case's.
+ *
+ * @throws {ValidationError} naming the offending fields
+ */
+export const parseRoutedQueryRequest = (value: unknown): RoutedQueryRequestBody => {
+  const parsed = RoutedQueryRequest.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
   throw new ValidationError(parsed.error.issues.map(issueText).join('; '));
 };
@@ -236,9 +252,20 @@ export const Run = z
     timings: z
       .object({ startup_ms: z.number().optional(), query_ms: z.number().optional(), total_ms: z.number().optional() })
       .openapi({ description: 'submit to Spark ready (startup), Spark ready to written (query), submit to end (total)' }),
-    results: TabularResult.optional(),
+    row_count: z.number().int().optional().openapi({ description: 'a batch read of POST /api/v1/query: the number of rows it produced' }),
+    results: TabularResult.optional().openapi({ description: 'a completed batch read of POST /api/v1/query: one page of its rows (offset, limit)' }),
+    results_page: z
+      .object({ offset: z.number().int(), limit: z.number().int(), next_offset: z.number().int().optional() })
+      .optional()
+      .openapi({ description: 'where this page of results starts, its size, and where the next page starts (absent on the last page)' }),
   })
   .openapi('Run');
+
+/** Query parameters of `GET /api/v1/runs/{run_id}`: the page of a batch read's rows. */
+export const RunResultsQuery = z.object({
+  offset: z.string().optional().openapi({ description: 'first row of the page of results (default 0)' }),
+  limit: z.string().optional().openapi({ description: `rows per page of results (default ${RESULTS_PAGE.defaultLimit}, at most ${RESULTS_PAGE.maxLimit})` }),
+});
 
 /** A lake table's summary. */
 export const TableSummary = z

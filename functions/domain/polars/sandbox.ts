@@ -1,0 +1,71 @@
+/**
+ * @module polars/sandbox
+ * The port of the polars sandbox: what one run is given (SQL or a script, the input tables with
+ * their current metadata files, the tier) and what comes back. Adapters: a pool of warm,
+ * bubblewrap-confined Python workers locally (`adapters/local/polars-pool.ts`), a Python Lambda per
+ * tier in AWS (`adapters/aws/lambda-polars-sandbox.ts`).
+ */
+import type { TabularResult } from '../query/engine.ts';
+
+/** The sandbox tiers of the contract, in vCPUs. */
+export const POLARS_TIERS = [2, 4, 8, 16, 32] as const;
+export type PolarsTier = (typeof POLARS_TIERS)[number];
+
+/** One table a run may read: every name the SQL or script may use for it, and its files. */
+export interface SandboxTable {
+  /** Names the run knows the table by: its alias and/or `namespace.table`. */
+  readonly names: readonly string[];
+  /** The current `*.metadata.json` (`file://` or `s3://`). */
+  readonly metadataLocation: string;
+  /** The table's root (`file://` or `s3://`): the only lake files the run can read are below it. */
+  readonly location: string;
+}
+
+/** One run of the sandbox. */
+export interface SandboxRun {
+  readonly orgId: string;
+  readonly source: { readonly kind: 'sql'; readonly sql: string } | { readonly kind: 'script'; readonly script: string; readonly params: Readonly<Record<string, string>> };
+  readonly tables: readonly SandboxTable[];
+  /** The catalog name the script sees as `catalog`. */
+  readonly catalog: string;
+  readonly vcpus: PolarsTier;
+  /** Write the result as a Parquet file into a fresh local directory instead of returning rows. */
+  readonly toFile: boolean;
+  /** Largest inline result, in bytes of JSON. */
+  readonly maxResultBytes: number;
+  /** A wall-clock limit shorter than the sandbox's own (the routed endpoint's interactive budget). */
+  readonly timeoutMs?: number;
+}
+
+/** Where a run ran: the tier it was billed as (a warm larger worker may serve a smaller request). */
+export interface SandboxCompute {
+  readonly vcpus: number;
+  /** The contract's `compute.mode`. */
+  readonly mode: string;
+  readonly instanceType: string;
+}
+
+/** What a run produced. */
+export interface SandboxResult {
+  /** Rows (empty with `toFile`), columns and polars dtype names. */
+  readonly results: TabularResult;
+  readonly rowCount: number;
+  /** Time polars spent planning and running, in ms. */
+  readonly runMs: number;
+  readonly compute: SandboxCompute;
+  /** With `toFile`: the Parquet file (a directory of its own; the caller removes it with `release`). */
+  readonly file?: { readonly path: string; release(): Promise<void> };
+}
+
+/**
+ * Port: runs polars in isolation.
+ *
+ * @throws {ValidationError} (400) for the caller's mistakes and the run's own failures: SQL or
+ *   script errors, refused calls, time-out, out of memory, a crashed run
+ * @throws {ServiceUnavailableError} (503) when this machine cannot isolate a run (never runs unconfined)
+ */
+export interface PolarsSandbox {
+  /** The polars version the sandbox runs. */
+  version(): Promise<string>;
+  run(run: SandboxRun): Promise<SandboxResult>;
+}

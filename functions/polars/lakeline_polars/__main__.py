@@ -1,0 +1,4 @@
+"""``python -m lakeline_polars``: the warm sandbox worker (see zygote)."""
+from .zygote import serve
+
+serve()

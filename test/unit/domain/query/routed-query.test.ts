@@ -1,0 +1,216 @@
+/**
+ * The routed query use case against in-memory ports and the real SQL firewall: explain runs no
+ * engine, submits no run, records no lineage and no usage; an interactive read runs DuckDB in the
+ * band's sandbox with START/COMPLETE lineage; writes and large reads become Spark runs with the
+ * statement's own semantics; polars runs behind its port and is metered; billing refusals come
+ * before anything runs.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ExecutionError, ForbiddenError, PaymentRequiredError, ValidationError } from '#domain/errors';
+import { createOrg } from '#domain/orgs/manage';
+import type { PlanName } from '#domain/orgs/plans';
+import { resultsTableOf, runRoutedQuery, type PolarsEngine, type PolarsRunRequest, type RoutedQueryDeps, type SparkSubmitter } from '#domain/query/routed-query';
+import { checkRoutedRequest, type RoutedQueryBody } from '#domain/routing/request';
+import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
+import type { Run } from '#domain/runs/run';
+import type { CheckedSparkRequest } from '#domain/runs/spark-request';
+import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
+import { FakeEngine, MemoryLake, MemorySink } from './fakes.ts';
+
+class FakeSpark implements SparkSubmitter {
+  readonly submitted: { orgId: string; request: CheckedSparkRequest; runId: string }[] = [];
+  async submit(orgId: string, request: CheckedSparkRequest, runId: string): Promise<Run> {
+    this.submitted.push({ orgId, request, runId });
+    const compute = {
+      requested: { driverMachineType: 'spark.1.b', executorMachineType: 'spark.1.b', executors: 1 },
+      platform: 'local',
+      driver: { vcpus: 1, memoryGb: 4 },
+      executor: { vcpus: 1, memoryGb: 4 },
+      executors: 1,
+      billedVcpus: 2,
+      scaledDown: false,
+      sparkConf: {},
+    };
+    return { runId, orgId, engine: 'spark', job: request.job, state: 'RUNNING', createdAt: '', updatedAt: '', sql: request.sql, inputTables: [], compute, lineage: { dialect: 'spark', engineVersion: '3.5', inputs: [], catalogKind: 'jdbc' } };
+  }
+}
+
+class FakePolars implements PolarsEngine {
+  readonly requests: PolarsRunRequest[] = [];
+  async version(): Promise<string> {
+    return '1.0.0';
+  }
+  async run(request: PolarsRunRequest) {
+    this.requests.push(request);
+    return { results: { columns: ['x'], column_types: ['Int64'], rows: [[1]] }, compute: { vcpus: 4, mode: 'sandbox' }, executionMs: 500 };
+  }
+}
+
+interface World {
+  readonly deps: RoutedQueryDeps;
+  readonly orgs: MemoryOrgStore;
+  readonly lake: MemoryLake;
+  readonly duckdb: FakeEngine;
+  readonly spark: FakeSpark;
+  readonly polars: FakePolars;
+  readonly sink: MemorySink;
+}
+
+const world = (routingTable = ROUTING_TABLE): World => {
+  const orgs = new MemoryOrgStore();
+  const lake = new MemoryLake();
+  const duckdb = new FakeEngine();
+  const spark = new FakeSpark();
+  const polars = new FakePolars();
+  const sink = new MemorySink();
+  let runs = 0;
+  const deps: RoutedQueryDeps = {
+    orgs,
+    catalog: lake,
+    storage: lake,
+    duckdb,
+    spark,
+    polars,
+    lineage: sink,
+    catalogKind: 'jdbc',
+    routingTable,
+    warn: () => undefined,
+    newRunId: () => `00000000-0000-4000-8000-${String(++runs).padStart(12, '0')}`,
+  };
+  return { deps, orgs, lake, duckdb, spark, polars, sink };
+};
+
+const orgOn = async (w: World, plan: PlanName = 'pro', paymentMethod = true): Promise<string> => {
+  const org = await createOrg(w.orgs, { name: `${plan} org`, plan, paymentMethod });
+  w.lake.add(org.orgId, { namespace: 'sales', table: 'orders' }, [['id', 'long']]);
+  return org.orgId;
+};
+
+const request = (extra: Partial<RoutedQueryBody>) => checkRoutedRequest({ tables: [], engine: 'auto', write_mode: 'overwrite', explain: false, ...extra });
+
+describe('runRoutedQuery', () => {
+  let w: World;
+  let orgId: string;
+  beforeEach(async () => {
+    w = world();
+    orgId = await orgOn(w);
+  });
+
+  it('Should answer explain with the decision alone: no engine, no run, no lineage, no usage', async () => {
+    // Act
+    const read = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders', explain: true }));
+    const write = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders', destination: 'out.t', explain: true }));
+    const script = await runRoutedQuery(w.deps, orgId, request({ script: 'result = scan("o")', tables: ['o=sales.orders'], explain: true }));
+    // Assess
+    expect(Object.keys(read).sort()).toEqual(['engine_decision', 'explain', 'success']);
+    expect(read.engine_decision).toMatchObject({ engine: 'duckdb', estimated_input_bytes: '1234', input_tables: ['lakeline.sales.orders'] });
+    expect(write.engine_decision.engine).toBe('spark');
+    expect(script.engine_decision.engine).toBe('polars');
+    expect([w.duckdb.requests, w.spark.submitted, w.polars.requests, w.sink.events]).toEqual([[], [], [], []]);
+    expect((await w.orgs.get(orgId))?.usageUsd).toBe(0);
+  });
+
+  it("Should run an interactive read on DuckDB in the band's sandbox, with START and COMPLETE", async () => {
+    // Act
+    const answer = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders' }));
+    // Assess
+    expect(answer).toMatchObject({ state: 'COMPLETE', row_count: 3, compute: { engine: 'duckdb', vcpus: 2, billed_vcpu_seconds: 0 } });
+    expect(w.duckdb.requests[0]?.sandbox).toEqual({ vcpus: 2, memoryGb: 4 });
+    expect(w.sink.events.map((e) => e.event.eventType)).toEqual(['START', 'COMPLETE']);
+  });
+
+  it("Should answer 500 with the engine's message when DuckDB fails, and record FAIL", async () => {
+    // Prepare
+    w.duckdb.answers = [new Error('IO Error: No files found that match the pattern\nstack')];
+    // Act
+    const act = runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders' }));
+    // Assess
+    await expect(act).rejects.toThrow(ExecutionError);
+    await expect(runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders' }))).rejects.toThrow('duckdb failed to run the query: IO Error: No files found that match the pattern');
+    expect(w.sink.events.map((e) => e.event.eventType)).toEqual(['START', 'FAIL', 'START', 'FAIL']);
+  });
+
+  it('Should submit a destination write to Spark with the request\'s mode, and own-target statements with theirs', async () => {
+    // Act
+    const dest = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT id FROM sales.orders', destination: 'Out.T', write_mode: 'append' }));
+    const insert = await runRoutedQuery(w.deps, orgId, request({ query: 'INSERT INTO out.t SELECT id FROM sales.orders' }));
+    const replace = await runRoutedQuery(w.deps, orgId, request({ query: 'CREATE OR REPLACE TABLE out.t AS SELECT id FROM sales.orders' }));
+    // Assess
+    expect(dest).toMatchObject({ state: 'SUBMITTED', output_table: 'lakeline.out.t', run_id: w.spark.submitted[0]?.runId });
+    expect(w.spark.submitted.map((s) => [s.request.sql, s.request.output, s.request.writeMode])).toEqual([
+      ['SELECT id FROM sales.orders', { namespace: 'out', table: 't' }, 'append'],
+      ['SELECT id FROM sales.orders', { namespace: 'out', table: 't' }, 'append'],
+      ['SELECT id FROM sales.orders', { namespace: 'out', table: 't' }, 'overwrite'],
+    ]);
+    expect(insert.job).not.toEqual(replace.job);
+  });
+
+  it('Should refuse a statement with its own target and a destination, and CREATE TABLE AS over an existing table', async () => {
+    await expect(runRoutedQuery(w.deps, orgId, request({ query: 'INSERT INTO out.t SELECT 1', destination: 'out.u' }))).rejects.toThrow(/either such a statement or a destination/);
+    await expect(runRoutedQuery(w.deps, orgId, request({ query: 'CREATE TABLE sales.orders AS SELECT 1 AS x' }))).rejects.toThrow(ValidationError);
+    expect(w.spark.submitted).toEqual([]);
+  });
+
+  it.each([
+    ["INSERT INTO out.t SELECT * FROM read_csv('/etc/passwd')", /read_csv/i],
+    ['CREATE TABLE out.t AS SELECT 1 AS x; DROP TABLE sales.orders', /multiple statements/],
+    ['CREATE TABLE elsewhere.out.t AS SELECT 1 AS x', /elsewhere/],
+    ['CREATE TABLE out.t /* AS SELECT 1 */ (x INT) AS SELECT 1 AS x', /CREATE TABLE with a/],
+    ['INSERT INTO out.t /* SELECT */ (x) SELECT 1', /column list/],
+    ['CREATE TABLE lakeline_results.r_1 AS SELECT 1 AS x', /reserved/],
+    ["INSERT INTO out.t SELECT * FROM lakeline_results.r_1", /lakeline_results\.r_1/],
+  ])('Should refuse the hostile write %s before any run', async (query, message) => {
+    await expect(runRoutedQuery(w.deps, orgId, request({ query }))).rejects.toThrow(message);
+    expect(w.spark.submitted).toEqual([]);
+  });
+
+  it("Should send a read above the interactive limit to Spark, into the run's results table", async () => {
+    // Prepare: a deployment whose interactive limit is below the table's 1234 bytes
+    w = world(withInteractiveLimit(1000));
+    orgId = await orgOn(w);
+    // Act
+    const answer = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders' }));
+    // Assess
+    const submitted = w.spark.submitted[0];
+    expect(answer).toMatchObject({ state: 'SUBMITTED', run_id: submitted?.runId, engine_decision: { engine: 'spark', execution_mode: 'batch' } });
+    expect(answer).not.toHaveProperty('output_table');
+    expect(submitted?.request).toMatchObject({ results: true, writeMode: 'overwrite', output: resultsTableOf(submitted?.runId ?? '') });
+    expect(resultsTableOf('0000AAAA-0000-4000-8000-000000000001')).toEqual({ namespace: 'lakeline_results', table: 'r_0000aaaa000040008000000000000001' });
+  });
+
+  it('Should run a script on polars behind its port, and meter the sandbox that served it', async () => {
+    // Act
+    const answer = await runRoutedQuery(w.deps, orgId, request({ script: 'result = scan("o")', tables: ['o=sales.orders'] }));
+    // Assess
+    expect(answer).toMatchObject({ state: 'COMPLETE', compute: { engine: 'polars', vcpus: 4, billed_vcpu_seconds: 2 }, engine_decision: { engine: 'polars' } });
+    expect(w.polars.requests[0]).toMatchObject({ source: { kind: 'script', script: 'result = scan("o")' }, vcpus: 2 });
+    expect(w.polars.requests[0]?.tables.map((t) => t.alias)).toEqual(['o']);
+    expect((await w.orgs.get(orgId))?.usageVcpuSeconds).toEqual({ polars: 2 });
+  });
+
+  it('Should refuse metered engines without a payment method (402) and at the credit limit (403) before running', async () => {
+    // Prepare
+    const unpaid = await orgOn(w, 'pro', false);
+    const broke = (await createOrg(w.orgs, { name: 'broke', plan: 'pro', paymentMethod: true, creditLimitUsd: 0 })).orgId;
+    // Act and assess
+    await expect(runRoutedQuery(w.deps, unpaid, request({ script: 'result = scan("o")', tables: ['o=sales.orders'] }))).rejects.toThrow(PaymentRequiredError);
+    await expect(runRoutedQuery(w.deps, broke, request({ query: 'SELECT 1 AS x', engine: 'polars' }))).rejects.toThrow(ForbiddenError);
+    expect(w.polars.requests).toEqual([]);
+    // DuckDB is unmetered: the org without a payment method reads.
+    await expect(runRoutedQuery(w.deps, unpaid, request({ query: 'SELECT 1 AS x' }))).resolves.toMatchObject({ state: 'COMPLETE' });
+  });
+
+  it("Should refuse a sandbox above the plan's cap with 403", async () => {
+    // Prepare: a free org (4 vCPUs at most) whose table falls in the 8-vCPU band
+    const free = await orgOn(w, 'free');
+    const big = w.lake.tables.find((t) => (t as { orgId?: string }).orgId === free);
+    const text = (await w.lake.readText(big?.metadataLocation ?? '')).replace('"total-files-size":"1234"', `"total-files-size":"${1536 * 1024 * 1024}"`);
+    w.lake.files.set(big?.metadataLocation ?? '', text);
+    // Act
+    const act = runRoutedQuery(w.deps, free, request({ query: 'SELECT * FROM sales.orders' }));
+    // Assess
+    await expect(act).rejects.toThrow(ForbiddenError);
+    await expect(runRoutedQuery(w.deps, free, request({ query: 'SELECT * FROM sales.orders' }))).rejects.toThrow(/8-vCPU sandbox exceeds the free plan's limit of 4 vCPUs/);
+    expect(w.duckdb.requests).toEqual([]);
+  });
+});
