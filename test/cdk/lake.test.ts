@@ -6,18 +6,14 @@
  * `lake`: reads for `read`, and invoking the lake writer for `write`. Bundling is off: these
  * assertions are about the template, not the function code.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import type { Template as TemplateType } from 'aws-cdk-lib/assertions';
-import { Template } from 'aws-cdk-lib/assertions';
-import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
 import { ROUTES } from '#shared/routes';
 import { LAYER_EXTENSION_DIR } from '../../lib/lake.ts';
-import { LakelineStack } from '../../lib/lakeline-stack.ts';
+import type { LakelineStack } from '../../lib/lakeline-stack.ts';
+import { logicalIdOf, propertiesOf, synthLakeline } from './synth.ts';
 import { grantsOfRole, type Grant } from './iam-statements.ts';
 
 type Json = Record<string, unknown>;
@@ -29,11 +25,7 @@ const ORG_GLUE = [`${GLUE}catalog`, `${GLUE}database/org_*`, `${GLUE}table/org_*
 let stack: LakelineStack;
 let template: TemplateType;
 
-const logicalIdOf = (construct: IConstruct): string => {
-  const element = (construct.node.defaultChild ?? construct) as CfnElement;
-  return Stack.of(construct).resolve(element.logicalId) as string;
-};
-const props = (logicalId: string): Json => ((template.toJSON() as { Resources: Record<string, { Properties?: Json }> }).Resources[logicalId]?.Properties ?? {}) as Json;
+const props = (logicalId: string): Json => propertiesOf(template, logicalId);
 const fnOf = (routeId: string) => {
   const fn = stack.api.functions.get(routeId);
   if (!fn) throw new Error(`no function ${routeId}`);
@@ -43,10 +35,7 @@ const envOf = (routeId: string): Json => ((props(logicalIdOf(fnOf(routeId))).Env
 const has = (grants: readonly Grant[], action: string, resource: string): boolean => grants.some((g) => g.action === action && g.resource === resource);
 
 beforeAll(() => {
-  const context = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Json }).context ?? {};
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(path.join(tmpdir(), 'lakeline-cdk-lake-')) });
-  stack = new LakelineStack(app, 'Lakeline', { env: { account: '123456789012', region: 'eu-west-1' } });
-  template = Template.fromStack(stack);
+  ({ stack, template } = synthLakeline('lake'));
 });
 
 describe('the DuckDB layer', () => {

@@ -6,18 +6,16 @@
  * functions, with their names in its environment. Also: the image's pins are requirements.lock's.
  * The image is staged, not built: these assertions are about the template.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import type { IConstruct } from 'constructs';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { polarsFunctionEnv } from '#shared/polars-env';
 import { ROUTES } from '#shared/routes';
-import { LakelineStack } from '../../lib/lakeline-stack.ts';
+import type { LakelineStack } from '../../lib/lakeline-stack.ts';
 import { LAMBDA_TIERS } from '../../lib/polars.ts';
 import { REPO_ROOT } from '../../lib/service-function.ts';
+import { logicalIdOf, propertiesOf, synthLakeline } from './synth.ts';
 import { grantsOfRole } from './iam-statements.ts';
 
 type Json = Record<string, unknown>;
@@ -25,11 +23,7 @@ type Json = Record<string, unknown>;
 let stack: LakelineStack;
 let template: Template;
 
-const logicalIdOf = (construct: IConstruct): string => {
-  const element = (construct.node.defaultChild ?? construct) as CfnElement;
-  return Stack.of(construct).resolve(element.logicalId) as string;
-};
-const props = (logicalId: string): Json => ((template.toJSON() as { Resources: Record<string, { Properties?: Json }> }).Resources[logicalId]?.Properties ?? {}) as Json;
+const props = (logicalId: string): Json => propertiesOf(template, logicalId);
 const sandbox = (tier: number) => {
   const fn = stack.polars.functions.get(tier);
   if (!fn) throw new Error(`no sandbox of tier ${tier}`);
@@ -37,10 +31,7 @@ const sandbox = (tier: number) => {
 };
 
 beforeAll(() => {
-  const context = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Json }).context ?? {};
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(path.join(tmpdir(), 'lakeline-cdk-polars-')) });
-  stack = new LakelineStack(app, 'Lakeline', { env: { account: '123456789012', region: 'eu-west-1' } });
-  template = Template.fromStack(stack);
+  ({ stack, template } = synthLakeline('polars'));
 });
 
 describe('the polars sandboxes', () => {

@@ -6,11 +6,9 @@
  * the Spark access of the routes marked `spark`, and a clean cdk-nag run. Bundling is off: these
  * assertions are about the template, not the function code.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +25,7 @@ import { ROUTES } from '#shared/routes';
 import { EVENTS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { LakelineStack } from '../../lib/lakeline-stack.ts';
 import { LakelineSpark } from '../../lib/spark.ts';
+import { logicalIdOf, propertiesOf, synthLakeline } from './synth.ts';
 import { grantsOfRole, type Grant } from './iam-statements.ts';
 
 type Json = Record<string, unknown>;
@@ -37,11 +36,7 @@ const GLUE = 'arn:AWS::Partition:glue:eu-west-1:123456789012:';
 let stack: LakelineStack;
 let template: Template;
 
-const logicalIdOf = (construct: IConstruct): string => {
-  const element = (construct.node.defaultChild ?? construct) as CfnElement;
-  return Stack.of(construct).resolve(element.logicalId) as string;
-};
-const props = (logicalId: string): Json => ((template.toJSON() as { Resources: Record<string, { Properties?: Json }> }).Resources[logicalId]?.Properties ?? {}) as Json;
+const props = (logicalId: string): Json => propertiesOf(template, logicalId);
 const fnOf = (routeId: string) => {
   const fn = stack.api.functions.get(routeId);
   if (!fn) throw new Error(`no function ${routeId}`);
@@ -51,10 +46,7 @@ const grantsOf = (role: IConstruct): Grant[] => grantsOfRole(template, logicalId
 const has = (grants: readonly Grant[], action: string, resource: string): boolean => grants.some((g) => g.action === action && g.resource === resource);
 
 beforeAll(() => {
-  const context = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Json }).context ?? {};
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(path.join(tmpdir(), 'lakeline-cdk-spark-')) });
-  stack = new LakelineStack(app, 'Lakeline', { env: { account: '123456789012', region: 'eu-west-1' } });
-  template = Template.fromStack(stack);
+  ({ stack, template } = synthLakeline('spark'));
 });
 
 describe('the EMR Serverless application', () => {
