@@ -4,6 +4,7 @@
  * percentiles, a keep-alive HTTP client for loopback, and figure formatting.
  */
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /** What a timed run measured. */
@@ -78,3 +79,30 @@ export const line = (label: string, f: RunFigures): string =>
 
 /** The machine's load, to print beside the figures. */
 export const machine = (): string => `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere
+ * or once it has exited. Lets a benchmark say where the machine's CPU went in each phase.
+ */
+export const processCpuSeconds = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+};
+
+/** USER_HZ: 100 on every Linux kernel configuration in use (the /proc ABI fixes it). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The direct child processes of a process (Linux), for finding a stack's store process. */
+export const childPids = (pid: number): number[] => {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};

@@ -9,10 +9,14 @@
  *
  * Options (env): BENCH_SINGLE (single requests per round, default 1000), BENCH_BATCHES (batch
  * requests per round, default 120), BENCH_ROUNDS (3), BENCH_CONCURRENCY (single-event requests in
- * flight, default 16), BENCH_BATCH_CONCURRENCY (4).
+ * flight, default 16), BENCH_BATCH_CONCURRENCY (4), BENCH_RAW_ORG (`one`: raw items all in one org,
+ * as the service's are; default a random org per item — measured the same).
+ *
+ * Each phase starts once the store is idle, and the CPU each process used per item is printed:
+ * on a 2-core machine the service and the store share the cores, so the ratios follow those costs.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPutAll } from '#adapters/dynamodb/batch-ops';
 import { encodeEvent } from '#adapters/dynamodb/event-item';
@@ -22,7 +26,7 @@ import { createDocumentClient, createDynamoClient } from '#shared/clients';
 import { localTableName } from '#shared/config';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { startStackProcess, tempHome } from '../test/helpers/local-stack-process.ts';
-import { httpClient, line, machine, timed, type RunFigures } from './bench-util.ts';
+import { childPids, httpClient, line, machine, processCpuSeconds, timed, type RunFigures } from './bench-util.ts';
 import { seededRandom, runEvents, sizeMix } from './lineage-data.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 1_000);
@@ -33,6 +37,20 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 4);
 const BATCH_SIZE = 25;
 const MAX_SECONDS = 90;
+
+/** A process's command line ('' once it has gone). */
+const readCmdline = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** The org of raw items: BENCH_RAW_ORG=one (like the service: one org) or random per item. */
+const RAW_ORG = process.env.BENCH_RAW_ORG === 'one' ? () => 'raw-writer-org' : () => randomUUID();
+
+const ms = (seconds: number): string => (seconds * 1_000).toFixed(2).padStart(6);
 
 /** `count` distinct events (1–50 KB), their texts and derived records. */
 const events = (count: number, seed: number): { texts: string[]; records: EventRecord[] } => {
@@ -101,18 +119,55 @@ try {
   // same events, laid out as a plain writer would store them (raw JSON text inline, uncompressed:
   // the "same item sizes" ceiling) and exactly as the service writes them (compressed).
   const phases: Record<string, RunFigures[]> = {};
-  const record = (name: string, f: RunFigures) => (phases[name] ??= []).push(f);
+  // Where the CPU went in each phase, per item: this process (client or raw writer), the gateway
+  // with its handlers, and the store. On a small machine the ratios follow these costs.
+  const gatewayPid = stack.child.pid as number;
+  const storePid = childPids(gatewayPid).find((pid) => readCmdline(pid).includes('dynamo-process')) ?? -1;
+  const cpuNow = () => ({ self: process.cpuUsage(), gateway: processCpuSeconds(gatewayPid) ?? NaN, store: processCpuSeconds(storePid) ?? NaN });
+  /**
+   * Waits until the store has finished the previous phase's work (LevelDB flushes and compactions
+   * run after the writes are acknowledged): otherwise a phase that writes large plain items leaves
+   * its compaction to be paid, and measured, by whichever phase comes next.
+   */
+  const storeSettled = async () => {
+    const deadline = Date.now() + 20_000;
+    let last = processCpuSeconds(storePid) ?? 0;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      const now = processCpuSeconds(storePid) ?? 0;
+      if (now - last < 0.015) return;
+      last = now;
+    }
+  };
+  const cpu: Record<string, { self: number; gateway: number; store: number; items: number }> = {};
+  const record = async (name: string, run: () => Promise<RunFigures>) => {
+    await storeSettled();
+    const before = cpuNow();
+    const f = await run();
+    const after = cpuNow();
+    const sum = (cpu[name] ??= { self: 0, gateway: 0, store: 0, items: 0 });
+    const used = process.cpuUsage(before.self);
+    sum.self += (used.user + used.system) / 1e6;
+    sum.gateway += after.gateway - before.gateway;
+    sum.store += after.store - before.store;
+    sum.items += f.items;
+    (phases[name] ??= []).push(f);
+  };
   for (let round = 0; round < ROUNDS; round++) {
     const s = events(SINGLE * 3, 100 + round);
     const part = (k: number) => ({ texts: s.texts.slice(k * SINGLE, (k + 1) * SINGLE), records: s.records.slice(k * SINGLE, (k + 1) * SINGLE) });
-    record('rawPut', await rawPut(part(0).records.map((r) => encodeEvent(randomUUID(), r, Number.POSITIVE_INFINITY).item)));
-    record('single', await single(part(1).texts));
-    record('rawPutService', await rawPut(part(2).records.map((r) => encodeEvent(randomUUID(), r).item)));
+    const plainItems = part(0).records.map((r) => encodeEvent(RAW_ORG(), r, Number.POSITIVE_INFINITY).item);
+    await record('rawPut', () => rawPut(plainItems));
+    await record('single', () => single(part(1).texts));
+    const serviceItems = part(2).records.map((r) => encodeEvent(RAW_ORG(), r).item);
+    await record('rawPutService', () => rawPut(serviceItems));
     const b = events(BATCHES * BATCH_SIZE * 3, 200 + round);
     const bpart = (k: number) => ({ texts: b.texts.slice(k * BATCHES * BATCH_SIZE, (k + 1) * BATCHES * BATCH_SIZE), records: b.records.slice(k * BATCHES * BATCH_SIZE, (k + 1) * BATCHES * BATCH_SIZE) });
-    record('rawBatch', await rawBatch(bpart(0).records.map((r) => encodeEvent(randomUUID(), r, Number.POSITIVE_INFINITY).item)));
-    record('batch', await batch(bpart(1).texts));
-    record('rawBatchService', await rawBatch(bpart(2).records.map((r) => encodeEvent(randomUUID(), r).item)));
+    const plainBatchItems = bpart(0).records.map((r) => encodeEvent(RAW_ORG(), r, Number.POSITIVE_INFINITY).item);
+    await record('rawBatch', () => rawBatch(plainBatchItems));
+    await record('batch', () => batch(bpart(1).texts));
+    const serviceBatchItems = bpart(2).records.map((r) => encodeEvent(RAW_ORG(), r).item);
+    await record('rawBatchService', () => rawBatch(serviceBatchItems));
     console.log(`round ${round + 1}: ${Object.entries(phases).map(([name, f]) => `${name} ${((f.at(-1)?.items ?? 0) / (f.at(-1)?.seconds ?? 1)).toFixed(0)}/s`).join(', ')}`);
   }
   const median = (name: string): RunFigures => {
@@ -135,6 +190,11 @@ ratios of medians (target ≥ 60%):
   single-event ingest / raw PutItem (service's items)        ${pct('single', 'rawPutService')}
   batch ingest / raw BatchWriteItem items (plain items)      ${pct('batch', 'rawBatch')}
   batch ingest / raw BatchWriteItem items (service's items)  ${pct('batch', 'rawBatchService')}
+
+CPU per item, ms (this process = HTTP client or raw writer; all rounds):
+${Object.entries(cpu)
+  .map(([name, c]) => `  ${name.padEnd(16)} this process ${ms(c.self / c.items)}  gateway ${ms(c.gateway / c.items)}  store ${ms(c.store / c.items)}`)
+  .join('\n')}
 ${machine()}`);
 } finally {
   client.close();

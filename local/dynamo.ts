@@ -25,7 +25,9 @@ const CHILD = fileURLToPath(new URL('./dynamo-process.cjs', import.meta.url));
 export const startLocalDynamo = async (home: string, port = 0): Promise<LocalDynamo> => {
   const storePath = path.join(home, 'dynamodb');
   mkdirSync(storePath, { recursive: true });
-  const child = spawn(process.execPath, [CHILD, storePath, String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // LAKELINE_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the store process there (benchmarks).
+  const profile = process.env.LAKELINE_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LAKELINE_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, CHILD, storePath, String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const actualPort = await new Promise<number>((resolve, reject) => {

@@ -33,7 +33,9 @@ export const tempHome = (label = 'stack'): string => mkdtempSync(path.join(tmpdi
 /** Starts `tsx local/main.ts --port <port> --home <home>`; resolves once it printed its base URL. */
 export const startStackProcess = (home: string, port = 0, extraEnv: Record<string, string> = {}): Promise<StackProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--port', String(port), '--home', home], {
+    // LAKELINE_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the stack process there (benchmarks).
+    const profile = process.env.LAKELINE_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LAKELINE_CPU_PROF_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'local/main.ts', '--port', String(port), '--home', home], {
       cwd: REPO_ROOT,
       env: { ...process.env, LAKELINE_LOG_LEVEL: 'warn', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -65,6 +65,23 @@ describe('jsonBody', () => {
     expect(body.value).toEqual({});
   });
 
+  it('Should count the limit in UTF-8 bytes, not characters, for a plain body', () => {
+    // Prepare: LIMIT / 2 two-byte characters plus quotes is just over the limit.
+    const text = `"${'é'.repeat(LIMIT / 2)}"`;
+    // Act
+    const read = () => jsonBody(plain(text), LIMIT);
+    // Assess
+    expect(read).toThrow(PayloadTooLargeError);
+  });
+
+  it('Should read a lone surrogate as a UTF-8 round trip would (U+FFFD)', () => {
+    // Act
+    const body = jsonBody(plain('{"s":"a\ud800b"}'), LIMIT);
+    // Assess
+    expect(body.text).toBe('{"s":"a\ufffdb"}');
+    expect(body.bytes).toBe(Buffer.byteLength(body.text));
+  });
+
   it('Should accept a body of exactly the limit', () => {
     // Prepare
     const text = `"${'x'.repeat(LIMIT - 2)}"`;

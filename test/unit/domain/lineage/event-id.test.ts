@@ -1,10 +1,11 @@
 // canonicalJson and eventId: content-addressed ids that ignore key order and formatting.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, eventId, MAX_CANONICAL_DEPTH } from '#domain/lineage/event-id';
+import { canonicalJson, canonicalJsonBySerializer, eventId, MAX_CANONICAL_DEPTH } from '#domain/lineage/event-id';
 import { schemaVersion } from '#domain/lineage/schema-url';
 import { foldForSearch } from '#domain/lineage/search-fold';
 import { MAX_NESTING_DEPTH } from '#domain/lineage/validate';
+import { loadExamples } from './examples.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops whitespace', () => {
@@ -40,6 +41,40 @@ describe('canonicalJson', () => {
   it('throws a RangeError, not a stack overflow, on absurd nesting', () => {
     const deep: unknown = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     expect(() => canonicalJson(deep)).toThrow(`document nests deeper than ${MAX_CANONICAL_DEPTH} levels`);
+  });
+});
+
+describe('canonicalJson fast path (sorted copy + JSON.stringify)', () => {
+  it.each(loadExamples().map((e) => [e.name, e.text] as const))('writes the same bytes as the serializer for %s', (_name, text) => {
+    const value: unknown = JSON.parse(text);
+    expect(canonicalJson(value)).toBe(canonicalJsonBySerializer(value));
+  });
+
+  it.each([
+    ['integer-like keys anywhere (the serializer takes over)', '{"z":{"b":1,"10":2,"9":3},"a":[{"y":1,"x":2}]}'],
+    ['an integer-like key at the top', '{"2":1,"1":2,"b":3}'],
+    ['digit-led keys that are not array indexes', '{"01":1,"1a":2,"1.5":3,"-1":4,"0":5}'],
+    ['a parsed "__proto__" key', '{"__proto__":{"b":1,"a":2},"a":1}'],
+    ['a "toJSON" member', '{"toJSON":"x","a":{"toJSON":{"k":1}}}'],
+    ['unicode and astral keys', '{"é":1,"z":2,"Z":3,"🕷":4,"\uffff":5,"\ud83d":6}'],
+    ['already sorted, shared untouched', '{"a":[1,{"b":2,"c":[3,{"d":4}]}],"e":null}'],
+    ['arrays of arrays with objects', '[[{"b":1,"a":2}],[],[[{"d":[{"f":1,"e":2}]}]]]'],
+    ['scalars', '"x"'],
+    ['numbers', '{"n":1e21,"m":-0,"f":0.1,"i":12345678901234567890}'],
+  ])('writes the same bytes as the serializer: %s', (_name, text) => {
+    const value: unknown = JSON.parse(text);
+    expect(canonicalJson(value)).toBe(canonicalJsonBySerializer(value));
+  });
+
+  it('sorts the members of a parsed "__proto__" object, never setting a prototype', () => {
+    expect(canonicalJson(JSON.parse('{"b":0,"__proto__":{"y":1,"x":2}}'))).toBe('{"__proto__":{"x":2,"y":1},"b":0}');
+  });
+
+  it('leaves the input untouched', () => {
+    const value = JSON.parse('{"b":{"d":1,"c":2},"a":[{"f":1,"e":2}]}') as unknown;
+    const before = JSON.stringify(value);
+    canonicalJson(value);
+    expect(JSON.stringify(value)).toBe(before);
   });
 });
 
