@@ -130,6 +130,9 @@ function identifierName(value: Json | undefined): string | undefined {
   return isObject(value) && typeof value.name === 'string' ? value.name : undefined;
 }
 
+/** Nodes that are a (possibly dotted) name rather than a computed value. */
+const NAME_NODE_TYPES: ReadonlySet<string> = new Set(['column', 'identifier', 'dot', 'var']);
+
 /** Upper-cased words of raw SQL text kept by the parser (`command`, `raw` nodes), for messages. */
 function leadingWords(text: string, count: number): string {
   return text.trim().split(/\s+/).slice(0, count).join(' ').toUpperCase();
@@ -364,7 +367,7 @@ class StatementWalker {
         this.walkFields(payload, scope, new Set(['this']));
         return;
       case 'method_call':
-        this.scalarFunction(identifierName(payload.method) ?? '');
+        this.methodCall(payload);
         this.walkFields(payload, scope, new Set(['method']));
         return;
       case 'user_defined_function':
@@ -537,6 +540,23 @@ class StatementWalker {
     if (type === 'var') return String(payload.this);
     if (type === 'dot') return `${this.calleeName(payload.this)}.${identifierName(payload.field) ?? '?'}`;
     return type;
+  }
+
+  /**
+   * `x.f(...)`. DuckDB (and polars SQL, read with its grammar) have method syntax: `x.f()` is
+   * `f(x)`, checked by the function's name. Trino and Spark have none: when `x` is a bare name
+   * (`system.bucket(…)`, `lakeline.tpch.f(…)`) it is a catalog- or schema-qualified function, which
+   * can reach routines outside the built-ins (Spark's persistent functions, Trino's SQL routines).
+   */
+  private methodCall(payload: JsonObject): void {
+    const method = identifierName(payload.method) ?? '';
+    const receiver = nodeOf(payload.this)?.[0];
+    const qualifiedName = (this.options.dialect === 'trino' || this.options.dialect === 'spark') && receiver !== undefined && NAME_NODE_TYPES.has(receiver);
+    if (qualifiedName) {
+      this.scalarFunction(method);
+      throw new ForbiddenSqlError(`qualified function ${foldFunctionName(`${this.calleeName(payload.this)}.${method}`)}`);
+    }
+    this.scalarFunction(method);
   }
 
   /** A function in a scalar position: refused when on a deny list or qualified with a schema. */

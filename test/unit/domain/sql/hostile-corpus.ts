@@ -58,6 +58,12 @@ export const HOSTILE_CORPUS: readonly HostileStatement[] = [
   { id: 'sqlite_scan', sql: "SELECT * FROM sqlite_scan('/tmp/x.db', 't')", construct: 'table function sqlite_scan', dialects: DUCKDB },
   { id: 'postgres_scan', sql: "SELECT * FROM postgres_scan('host=10.0.0.1', 'public', 't')", construct: 'table function postgres_scan', dialects: DUCKDB },
   { id: 'json_execute_serialized_sql', sql: "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))", construct: 'table function json_execute_serialized_sql', dialects: DUCKDB },
+  // Qualified function names: Trino and Spark have no method syntax, so `a.b(...)` names a function
+  // in a catalog or schema (Spark's persistent functions, Trino's SQL routines), not a built-in.
+  { id: 'catalog-qualified function', sql: 'SELECT lakeline.system.bucket(16, n_nationkey) FROM tpch.nation', construct: 'qualified function lakeline.system.bucket', dialects: ['spark', 'trino'] },
+  { id: 'schema-qualified function', sql: 'SELECT system.bucket(16, 1)', construct: 'qualified function system.bucket', dialects: ['spark', 'trino'] },
+  { id: 'routine in own namespace', sql: 'SELECT tpch.f(n_name) FROM tpch.nation', construct: 'qualified function tpch.f', dialects: ['spark', 'trino'] },
+  { id: 'qualified denied function', sql: "SELECT system.read_file('/etc/passwd')", construct: 'read_file', dialects: ['spark', 'trino'] },
   { id: 'unknown table function', sql: "SELECT * FROM some_reader('/etc/passwd')", construct: 'table function some_reader', dialects: ALL },
   { id: 'spark read_files', sql: "SELECT * FROM read_files('/tmp')", construct: 'table function read_files', dialects: SPARK },
   { id: 'from-first read_csv', sql: "FROM read_csv('/etc/passwd')", construct: 'table function read_csv', dialects: DUCKDB },
