@@ -8,7 +8,7 @@
  * the machine's load does not favour one side.
  *
  * Options (env): BENCH_SINGLE (single requests per round, default 1000), BENCH_BATCHES (batch
- * requests per round, default 120), BENCH_ROUNDS (3), BENCH_CONCURRENCY (single-event requests in
+ * requests per round, default 120), BENCH_ROUNDS (5), BENCH_CONCURRENCY (single-event requests in
  * flight, default 16), BENCH_BATCH_CONCURRENCY (4), BENCH_RAW_ORG (`one`: raw items all in one org,
  * as the service's are; default a random org per item — measured the same).
  *
@@ -31,7 +31,7 @@ import { seededRandom, runEvents, sizeMix } from './lineage-data.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 1_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 120);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP = 500;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 4);

@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
+import { POLARS_STAGING_URI_ENV } from '#shared/polars-env';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { buildLayer } from '../layers/duckdb/build.ts';
 import { buildLakeWriter, LAKE_WRITER_PYTHON, lakeWriterBuildIsCurrent } from '../layers/lakewriter/build.ts';
@@ -22,7 +23,7 @@ import { GLUE_READ, GLUE_WRITE, glueLakeResources, grantLakeRead } from './lake-
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { REPO_ROOT } from './service-function.ts';
 import { STACK_OUTPUTS } from './stack-outputs.ts';
-import { WAREHOUSE_PREFIX, type LakelineWarehouse } from './warehouse.ts';
+import { POLARS_STAGING_PREFIX, WAREHOUSE_PREFIX, type LakelineWarehouse } from './warehouse.ts';
 
 /** Where the DuckDB layer puts the extension files (the layer's `duckdb-extensions/` under /opt). */
 export const LAYER_EXTENSION_DIR = '/opt/duckdb-extensions';
@@ -84,13 +85,17 @@ export class LakelineLake extends Construct {
       role,
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      environment: { [PROFILE_ENV]: 'aws', [WAREHOUSE_URI_ENV]: props.warehouse.warehouseUri },
+      environment: { [PROFILE_ENV]: 'aws', [WAREHOUSE_URI_ENV]: props.warehouse.warehouseUri, [POLARS_STAGING_URI_ENV]: props.warehouse.polarsStagingUri },
     });
     const glue = glueLakeResources(this);
     role.addToPolicy(new iam.PolicyStatement({ actions: [...GLUE_READ, ...GLUE_WRITE], resources: glue.orgs }));
     const warehouseObjects = `${bucket.bucketArn}/${WAREHOUSE_PREFIX}/*`;
     role.addToPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'], resources: [warehouseObjects] }));
     role.addToPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+    // A polars destination's result, staged there by the sandbox run (lib/polars.ts).
+    const stagedResults = `${bucket.bucketArn}/${POLARS_STAGING_PREFIX}/*`;
+    role.addToPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [stagedResults] }));
+    acknowledgeWildcardResource(role, stagedResults, 'The lake writer lands the result a polars sandbox run staged for a destination; staged keys are named per run at run time.');
     acknowledge(role, 'AwsSolutions-IAM5[Resource::*]', 'Only the X-Ray actions xray:PutTraceSegments and xray:PutTelemetryRecords use "*": X-Ray does not support resource-level permissions.');
     acknowledge(this.lakeWriter, 'AwsSolutions-L1', `Python ${LAKE_WRITER_PYTHON} on purpose: the bundled manylinux wheels (pyarrow, duckdb, pyroaring) are built for it by layers/lakewriter/build.ts; a newer runtime needs wheels published for it first.`);
     for (const resource of [...glue.orgs.filter((r) => r.includes('*')), warehouseObjects]) {

@@ -11,6 +11,8 @@ import { LakelineBloom, type LakelineBloomProps } from './bloom.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
+import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
+import { SandboxNetwork, type SandboxNetworkProps } from './sandbox-network.ts';
 import { LakelineSpark, type LakelineSparkProps } from './spark.ts';
 import { LakelineWarehouse, type LakelineWarehouseProps } from './warehouse.ts';
 
@@ -27,7 +29,14 @@ export interface LakelineStackProps extends StackProps {
   /** Passed to {@link LakelineLake} (everything but the constructs it wires). @default - its defaults */
   readonly lake?: Omit<LakelineLakeProps, 'api' | 'warehouse' | 'routes'>;
   /** Passed to {@link LakelinePolars} (everything but the constructs it wires). @default - its defaults */
-  readonly polars?: Omit<LakelinePolarsProps, 'api' | 'warehouse' | 'routes'>;
+  readonly polars?: Omit<LakelinePolarsProps, 'api' | 'warehouse' | 'routes' | 'network'>;
+  /**
+   * Passed to {@link LakelinePolarsFargate} (warm tasks per tier, scaling): the 8- and 16-vCPU
+   * sandboxes, the only ones that run scripts in AWS. @default - no warm tasks: not built
+   */
+  readonly polarsFargate?: Omit<LakelinePolarsFargateProps, 'warehouse' | 'network' | 'addInterfaceEndpoint' | 'callers'>;
+  /** Passed to {@link SandboxNetwork} (everything but the bucket). @default - its defaults */
+  readonly sandboxNetwork?: Omit<SandboxNetworkProps, 'bucket'>;
   /** Passed to {@link LakelineBloom} (everything but the constructs it wires). @default - its defaults */
   readonly bloom?: Omit<LakelineBloomProps, 'warehouse' | 'functions'>;
 }
@@ -39,7 +48,9 @@ export class LakelineStack extends Stack {
   public readonly warehouse: LakelineWarehouse;
   public readonly spark: LakelineSpark;
   public readonly lake: LakelineLake;
+  public readonly sandboxNetwork: SandboxNetwork;
   public readonly polars: LakelinePolars;
+  public readonly polarsFargate: LakelinePolarsFargate;
   public readonly bloom: LakelineBloom;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
@@ -53,7 +64,23 @@ export class LakelineStack extends Stack {
       warehouse: this.warehouse,
       ...(props.api?.routes ? { routes: props.api.routes } : {}),
     });
-    this.polars = new LakelinePolars(this, 'Polars', { ...props.polars, api: this.api, warehouse: this.warehouse, ...(props.api?.routes ? { routes: props.api.routes } : {}) });
+    this.sandboxNetwork = new SandboxNetwork(this, 'SandboxNetwork', { ...props.sandboxNetwork, bucket: this.warehouse.bucket });
+    this.polars = new LakelinePolars(this, 'Polars', {
+      ...props.polars,
+      api: this.api,
+      warehouse: this.warehouse,
+      network: this.sandboxNetwork,
+      ...(props.api?.routes ? { routes: props.api.routes } : {}),
+    });
+    this.polarsFargate = new LakelinePolarsFargate(this, 'PolarsFargate', {
+      ...props.polarsFargate,
+      warehouse: this.warehouse,
+      network: this.sandboxNetwork,
+      addInterfaceEndpoint: (endpointId, service) => this.sandboxNetwork.addInterfaceEndpoint(endpointId, service),
+      callers: this.polars.callers,
+    });
+    // Fargate pulls image layers from ECR's own S3 bucket, through the same (bucket-limited) endpoint.
+    if (this.polarsFargate.tiers.size > 0) this.sandboxNetwork.allowEcrImageLayers();
     this.spark = new LakelineSpark(this, 'Spark', {
       ...props.spark,
       api: this.api,

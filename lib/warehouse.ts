@@ -2,7 +2,9 @@
  * @module warehouse
  * `LakelineWarehouse`: the lake's bucket. Iceberg table files live under `warehouse/` (each org
  * under `warehouse/org_<id>/`, the layout the lake writer and Spark share), and managed Spark runs
- * keep their job spec, result document and logs under `runs/org_<id>/<run id>/`.
+ * keep their job spec, result document and logs under `runs/org_<id>/<run id>/`. Polars sandbox
+ * runs with a destination stage their result under `polars-staging/<run id>/` for the lake writer;
+ * nothing there outlives a day.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -13,6 +15,8 @@ import { Construct } from 'constructs';
 export const WAREHOUSE_PREFIX = 'warehouse';
 /** Key prefix of Spark runs' specs, results and logs. */
 export const RUNS_PREFIX = 'runs';
+/** Key prefix where polars sandbox runs stage a destination's result file (expired after a day). */
+export const POLARS_STAGING_PREFIX = 'polars-staging';
 
 /** Properties of {@link LakelineWarehouse}. */
 export interface LakelineWarehouseProps {
@@ -31,6 +35,8 @@ export class LakelineWarehouse extends Construct {
   public readonly warehouseUri: string;
   /** `s3://<bucket>/runs`: where Spark runs keep their files. */
   public readonly runsUri: string;
+  /** `s3://<bucket>/polars-staging`: where polars sandbox runs stage a destination's result. */
+  public readonly polarsStagingUri: string;
 
   constructor(scope: Construct, id: string, props: LakelineWarehouseProps) {
     super(scope, id);
@@ -49,11 +55,14 @@ export class LakelineWarehouse extends Construct {
       serverAccessLogsPrefix: 'warehouse-bucket/',
       lifecycleRules: [
         { prefix: `${RUNS_PREFIX}/`, expiration },
+        // A staged result is read once, right after the run; one left by a failed write is garbage.
+        { id: 'PolarsStaging', prefix: `${POLARS_STAGING_PREFIX}/`, expiration: Duration.days(1) },
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     this.warehouseUri = `s3://${this.bucket.bucketName}/${WAREHOUSE_PREFIX}`;
     this.runsUri = `s3://${this.bucket.bucketName}/${RUNS_PREFIX}`;
+    this.polarsStagingUri = `s3://${this.bucket.bucketName}/${POLARS_STAGING_PREFIX}`;
   }
 }

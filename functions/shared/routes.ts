@@ -140,8 +140,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     errorStyle: 'polars',
     // RW: every run is metered (addUsage) on the org.
     tables: [{ table: ORGS_TABLE, access: 'RW' }],
-    // Resolves tables in the catalog and reads their metadata; the sandboxes read the files.
-    lake: 'read',
+    // Resolves tables in the catalog and reads their metadata; the sandboxes read the files. Write:
+    // a destination is landed by the lake writer (from the sandbox's staged result file).
+    lake: 'write',
     polars: true,
   },
   {

@@ -64,7 +64,7 @@ describe('the lake writer', () => {
     });
   });
 
-  it('Should write org Glue databases and the warehouse prefix, and nothing else', () => {
+  it('Should write org Glue databases and the warehouse prefix, read staged polars results, and nothing else', () => {
     const role = (props(logicalIdOf(stack.lake.lakeWriter)).Role as Json)['Fn::GetAtt'] as string[];
     const grants = grantsOfRole(template, role[0] as string);
     const bucket = logicalIdOf(stack.warehouse.bucket);
@@ -76,6 +76,8 @@ describe('the lake writer', () => {
       (g) =>
         !(g.action.startsWith('glue:') && ORG_GLUE.includes(g.resource)) &&
         !(g.action.startsWith('s3:') && (g.resource === `${bucket}/warehouse/*` || (g.action === 's3:ListBucket' && g.resource === bucket))) &&
+        // The staged result of a polars destination (test/cdk/polars.test.ts).
+        !(g.action === 's3:GetObject' && g.resource === `${bucket}/polars-staging/*`) &&
         !g.action.startsWith('logs:') &&
         !g.action.startsWith('xray:'),
     );

@@ -10,15 +10,15 @@ import path from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { LakelineStack } from '../../lib/lakeline-stack.ts';
+import { LakelineStack, type LakelineStackProps } from '../../lib/lakeline-stack.ts';
 
 type Json = Record<string, unknown>;
 
-/** The stack and its template, bundling off. */
-export const synthLakeline = (label: string): { stack: LakelineStack; template: Template } => {
+/** The stack (with `props` beside the fixed environment) and its template, bundling off. */
+export const synthLakeline = (label: string, props: Omit<LakelineStackProps, 'env'> = {}): { stack: LakelineStack; template: Template } => {
   const context = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context?: Json }).context ?? {};
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(path.join(tmpdir(), `lakeline-cdk-${label}-`)) });
-  const stack = new LakelineStack(app, 'Lakeline', { env: { account: '123456789012', region: 'eu-west-1' } });
+  const stack = new LakelineStack(app, 'Lakeline', { ...props, env: { account: '123456789012', region: 'eu-west-1' } });
   return { stack, template: Template.fromStack(stack) };
 };
 

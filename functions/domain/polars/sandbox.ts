@@ -2,8 +2,8 @@
  * @module polars/sandbox
  * The port of the polars sandbox: what one run is given (SQL or a script, the input tables with
  * their current metadata files, the tier) and what comes back. Adapters: a pool of warm,
- * bubblewrap-confined Python workers locally (`adapters/local/polars-pool.ts`), a Python Lambda per
- * tier in AWS (`adapters/aws/lambda-polars-sandbox.ts`).
+ * bubblewrap-confined Python workers locally (`adapters/local/polars-pool.ts`), a transport per tier
+ * in AWS with per-run scoped credentials (`adapters/aws/aws-polars-sandbox.ts`).
  */
 import type { TabularResult } from '../query/engine.ts';
 
@@ -29,7 +29,7 @@ export interface SandboxRun {
   /** The catalog name the script sees as `catalog`. */
   readonly catalog: string;
   readonly vcpus: PolarsTier;
-  /** Write the result as a Parquet file into a fresh local directory instead of returning rows. */
+  /** Write the result as a Parquet file the lake writer can read (a fresh local directory; an S3 staging key in AWS). */
   readonly toFile: boolean;
   /** Largest inline result, in bytes of JSON. */
   readonly maxResultBytes: number;
@@ -53,7 +53,7 @@ export interface SandboxResult {
   /** Time polars spent planning and running, in ms. */
   readonly runMs: number;
   readonly compute: SandboxCompute;
-  /** With `toFile`: the Parquet file (a directory of its own; the caller removes it with `release`). */
+  /** With `toFile`: the Parquet file (a local path or an `s3://` key; the caller lets go of it with `release`). */
   readonly file?: { readonly path: string; release(): Promise<void> };
 }
 

@@ -95,3 +95,52 @@ def test_module_entry_point_speaks_json_over_stdio(tmp_path, home):
 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["result"]["rows_written"] == 2
+
+
+STAGING = "s3://lake-bucket/polars-staging"
+
+
+def test_write_reads_a_staged_s3_result_below_the_staging_prefix(tmp_path, monkeypatch):
+    # S3 itself is not reached: the reader is replaced by one that maps the key to a local file.
+    from lakewriter import commands
+
+    monkeypatch.setenv(commands.STAGING_URI_ENV, STAGING)
+    local = parquet(tmp_path, "staged", {"id": [7, 8]})
+    read = []
+    monkeypatch.setattr(commands, "_read_s3", lambda path: read.append(path) or pq.read_table(local))
+    key = f"{STAGING}/req-1/result.parquet"
+
+    answer = run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "staged", "parquet": [key]})
+
+    assert answer["ok"], answer
+    assert answer["result"]["rows_written"] == 2
+    assert read == [key]
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("s3://lake-bucket/warehouse/org_x/t/data/a.parquet", "must be below"),
+        ("s3://other-bucket/polars-staging/req/result.parquet", "must be below"),
+        (f"{STAGING}/req-*/result.parquet", "one object"),
+        (f"{STAGING}/req/../../warehouse/a.parquet", "one object"),
+        (f"{STAGING}/", "must be below"),
+        (f"{STAGING}-evil/req/result.parquet", "must be below"),
+    ],
+)
+def test_write_refuses_s3_sources_outside_the_staging_prefix(monkeypatch, source, message):
+    from lakewriter import commands
+
+    monkeypatch.setenv(commands.STAGING_URI_ENV, STAGING)
+    monkeypatch.setattr(commands, "_read_s3", lambda path: pytest.fail(f"read {path}"))
+
+    answer = run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [source]})
+
+    assert answer["ok"] is False and answer["kind"] == "invalid"
+    assert message in answer["error"]
+
+
+def test_write_refuses_s3_sources_where_no_staging_prefix_is_configured(monkeypatch):
+    monkeypatch.delenv("LAKELINE_POLARS_STAGING_URI", raising=False)
+    answer = run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [f"{STAGING}/r/result.parquet"]})
+    assert answer["ok"] is False and "not configured" in answer["error"]

@@ -32,8 +32,9 @@ class UserError(Exception):
         self.details = details or message
 
 
-def _scan_iceberg(pl: Any, metadata: str) -> Any:
-    return pl.scan_iceberg(metadata)
+def _scan_iceberg(pl: Any, metadata: str, storage: dict[str, str] | None = None) -> Any:
+    """A lazy scan; ``storage`` holds the run's S3 credentials in AWS (``s3_access``), none locally."""
+    return pl.scan_iceberg(metadata, storage_options=storage) if storage else pl.scan_iceberg(metadata)
 
 
 def _script_traceback(err: BaseException) -> str:
@@ -51,7 +52,8 @@ def _first_line(err: BaseException) -> str:
 
 def _run_query(pl: Any, request: dict[str, Any]) -> Any:
     tables: dict[str, str] = request["tables"]
-    frames = {alias: _scan_iceberg(pl, meta) for alias, meta in tables.items()}
+    storage = request.get("storage_options")
+    frames = {alias: _scan_iceberg(pl, meta, storage) for alias, meta in tables.items()}
     context = pl.SQLContext(frames=frames)
     try:
         return context.execute(request["query"], eager=False)
@@ -72,6 +74,7 @@ def _run_script(pl: Any, request: dict[str, Any]) -> Any:
     except PolicyError as err:
         raise UserError(str(err)) from None
     tables: dict[str, str] = request["tables"]
+    storage = request.get("storage_options")
 
     def scan(name: str) -> Any:
         """A lazy scan of one of the request's tables (by alias or `namespace.table`)."""
@@ -81,7 +84,7 @@ def _run_script(pl: Any, request: dict[str, Any]) -> Any:
         if key not in tables:
             known = ", ".join(sorted(tables)) or "none"
             raise KeyError(f"table {name!r} is not among the request's tables ({known}); list it in `tables` or scan it by a literal name")
-        return _scan_iceberg(pl, tables[key])
+        return _scan_iceberg(pl, tables[key], storage)
 
     scope: dict[str, Any] = {
         "__name__": "__script__",
@@ -143,6 +146,17 @@ def _tabular(df: Any, max_bytes: int) -> tuple[dict[str, Any], bool]:
     return {"columns": columns, "column_types": types, "rows": rows}, truncated
 
 
+def _stage_output(local: str, request: dict[str, Any]) -> str | None:
+    """Uploads the result file to ``output_uri`` when the request has one (AWS); its URI."""
+    uri = request.get("output_uri")
+    if not uri:
+        return None
+    from . import s3_access
+
+    s3_access.put_file(local, uri, request.get("storage_options") or {})
+    return str(uri)
+
+
 def analyze_request(request: dict[str, Any]) -> dict[str, Any]:
     """The tables a script names in ``scan("...")``, or the policy error."""
     try:
@@ -156,7 +170,8 @@ def run_request(pl: Any, request: dict[str, Any], workdir: str) -> dict[str, Any
     """Runs one request and returns the answer (never raises for the caller's mistakes).
 
     With ``request["output"]`` set the result is written to ``workdir/result.parquet`` for the
-    lake writer, and no rows are returned.
+    lake writer, and no rows are returned. In AWS ``request["output_uri"]`` (the run's staging key)
+    says where to upload that file, with the run's own credentials, for the lake writer to read.
     """
     started = time.perf_counter()
     guard = install_runtime_guard(pl, SCRIPT_FILENAME)
@@ -173,10 +188,13 @@ def run_request(pl: Any, request: dict[str, Any], workdir: str) -> dict[str, Any
         results, truncated = _tabular(df, max_bytes)
         if request.get("output"):
             # The table holds every row; the response carries them too when they fit inline.
-            df.write_parquet(os.path.join(workdir, "result.parquet"))
+            local = os.path.join(workdir, "result.parquet")
+            df.write_parquet(local)
+            staged = _stage_output(local, request)
             if truncated:
                 results["rows"] = []
-            return {"ok": True, "results": results, "row_count": df.height, "output_file": "result.parquet", "rows_omitted": truncated, "run_ms": run_ms}
+            answer = {"ok": True, "results": results, "row_count": df.height, "output_file": "result.parquet", "rows_omitted": truncated, "run_ms": run_ms}
+            return {**answer, "output_uri": staged} if staged else answer
         if truncated:
             return {
                 "ok": False,

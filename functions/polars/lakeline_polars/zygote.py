@@ -27,7 +27,11 @@ import shutil
 import signal
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
+
+#: Prepares a request in the forked child before it runs (AWS: the run's credentials, the
+#: function's own removed from the environment); returns the request to run.
+ChildSetup = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 #: Where the sandbox mounts the worker's private, writable directory.
@@ -154,8 +158,8 @@ def _write_answer(scratch: str, answer: dict[str, Any]) -> None:
     os.replace(temp, os.path.join(scratch, "answer.json"))
 
 
-def _child(pl: Any, op: dict[str, Any], scratch: str, inbox: str, me: int) -> None:
-    """The forked child: limits, quiet descriptors, read the request, run, answer, exit."""
+def _child(pl: Any, op: dict[str, Any], scratch: str, inbox: str, me: int, setup: ChildSetup | None = None) -> None:
+    """The forked child: limits, quiet descriptors, read the request, set it up, run, answer, exit."""
     try:
         os.setsid()
         _limits(op)
@@ -168,6 +172,8 @@ def _child(pl: Any, op: dict[str, Any], scratch: str, inbox: str, me: int) -> No
         os.environ["POLARS_TEMP_DIR"] = work
         with open(os.path.join(inbox, "request.json"), encoding="utf-8") as handle:
             request = json.load(handle)
+        if setup is not None:
+            request = setup(request)
         from .execute import analyze_request, run_request
 
         answer = analyze_request(request) if op.get("task") == "analyze" else run_request(pl, request, work)
@@ -318,8 +324,9 @@ def run_reused(pl: Any, op: dict[str, Any], scratch: str, inbox: str) -> dict[st
     return {"ok": True, "status": "done"}
 
 
-def run_forked(pl: Any, op: dict[str, Any], scratch: str, inbox: str) -> dict[str, Any]:
-    """Runs one request in a forked child, within its wall-clock limit."""
+def run_forked(pl: Any, op: dict[str, Any], scratch: str, inbox: str, setup: ChildSetup | None = None) -> dict[str, Any]:
+    """Runs one request in a forked child, within its wall-clock limit; ``setup`` runs in the
+    child before the request (and before any caller code)."""
     # No script ever runs beside the warm SQL child (same uid: it could tamper with it).
     _drop_query_child()
     _wipe(scratch)
@@ -327,7 +334,7 @@ def run_forked(pl: Any, op: dict[str, Any], scratch: str, inbox: str) -> dict[st
     timeout = float(op.get("timeout_s") or 1700)
     pid = os.fork()
     if pid == 0:
-        _child(pl, op, scratch, inbox, os.getpid())
+        _child(pl, op, scratch, inbox, os.getpid(), setup)
     status: int | None = None
     pidfd = os.pidfd_open(pid)
     try:
