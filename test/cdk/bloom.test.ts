@@ -8,30 +8,19 @@
  */
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { BLOOM_WORKGROUP_ENV } from '#shared/bloom-env';
 import { WAREHOUSE_URI_ENV } from '#shared/env-names';
-import { LakelineBloom, MIN_BYTES_SCANNED_CUTOFF, type BloomFunction } from '../../lib/bloom.ts';
+import { LakelineBloom, MIN_BYTES_SCANNED_CUTOFF } from '../../lib/bloom.ts';
 import { acknowledge } from '../../lib/nag.ts';
 import { LakelineWarehouse } from '../../lib/warehouse.ts';
+import { TestFunction } from './test-function.ts';
 import { grantsOfRole, type Grant } from './iam-statements.ts';
 
 const GLUE = 'arn:AWS::Partition:glue:eu-west-1:123456789012:';
 
-/** A bare function standing in for a route function (the construct grants to any such role). */
-class TestFunction extends lambda.Function implements BloomFunction {
-  readonly executionRole: iam.Role;
-  constructor(scope: Stack, id: string) {
-    const role = new iam.Role(scope, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    super(scope, id, { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})'), role });
-    this.executionRole = role;
-    acknowledge(this, 'AwsSolutions-L1', 'A test stand-in for a route function; the runtime is not what this test is about.');
-  }
-}
 
 const build = (cutoff?: number) => {
   const app = new App();

@@ -13,8 +13,7 @@ import path from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -28,23 +27,14 @@ import {
   polarsQueueEnv,
 } from '#shared/polars-fargate-env';
 import { acknowledge } from '../../lib/nag.ts';
-import { FARGATE_TIERS, LakelinePolarsFargate, type LakelinePolarsFargateProps, type PolarsFargateCaller } from '../../lib/polars-fargate.ts';
+import { FARGATE_TIERS, LakelinePolarsFargate, type LakelinePolarsFargateProps } from '../../lib/polars-fargate.ts';
 import { REPO_ROOT } from '../../lib/service-function.ts';
 import { LakelineWarehouse } from '../../lib/warehouse.ts';
+import { TestFunction } from './test-function.ts';
 import { grantsOfRole } from './iam-statements.ts';
 
 type Json = Record<string, unknown>;
 
-/** A bare function standing in for the polars route's function. */
-class TestFunction extends lambda.Function implements PolarsFargateCaller {
-  readonly executionRole: iam.Role;
-  constructor(scope: Stack, id: string) {
-    const role = new iam.Role(scope, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    super(scope, id, { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})'), role });
-    this.executionRole = role;
-    acknowledge(this, 'AwsSolutions-L1', 'A test stand-in for a route function; the runtime is not what this test is about.');
-  }
-}
 
 const build = (props: Partial<LakelinePolarsFargateProps> = { warmTasks: { 8: 1, 16: 2 } }) => {
   const app = new App();

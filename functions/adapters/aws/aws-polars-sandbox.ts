@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CapabilityError, ServiceUnavailableError, ValidationError } from '#domain/errors';
-import type { PolarsSandbox, SandboxResult, SandboxRun } from '#domain/polars/sandbox';
+import { sandboxRequest, type PolarsSandbox, type SandboxResult, type SandboxRun } from '#domain/polars/sandbox';
 import type { SandboxCredentialIssuer, SandboxTransport } from './polars-sandbox-transport.ts';
 
 /** The sandbox's answer (`execute.run_request`, or the zygote's for a run that died). */
@@ -111,15 +111,7 @@ export class AwsPolarsSandbox implements PolarsSandbox {
         : undefined;
     // The local pool's request (`execute.run_request` reads both), plus where to upload the result.
     const tables = Object.fromEntries(run.tables.flatMap((t) => t.names.map((n) => [n, t.metadataLocation])));
-    const request = {
-      mode: run.source.kind === 'sql' ? 'query' : 'script',
-      ...(run.source.kind === 'sql' ? { query: run.source.sql } : { script: run.source.script, params: run.source.params }),
-      tables,
-      catalog: run.catalog,
-      output: run.toFile,
-      max_result_bytes: run.maxResultBytes,
-      ...(outputUri ? { output_uri: outputUri } : {}),
-    };
+    const request = { ...sandboxRequest(run, tables), ...(outputUri ? { output_uri: outputUri } : {}) };
     const timeoutS = Math.max(1, Math.min(RUN_SECONDS, (run.timeoutMs ?? Infinity) / 1000));
     const payload = {
       op: 'run',

@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { ServiceUnavailableError, ValidationError } from '#domain/errors';
-import type { PolarsSandbox, PolarsTier, SandboxResult, SandboxRun } from '#domain/polars/sandbox';
+import { sandboxRequest, type PolarsSandbox, type PolarsTier, type SandboxResult, type SandboxRun } from '#domain/polars/sandbox';
 import { bwrapArgs, SANDBOX_CODE_DIR, SANDBOX_INBOX, SANDBOX_SCRATCH, type BwrapLayout } from './bwrap-args.ts';
 import { seccompFilter } from './seccomp.ts';
 
@@ -372,14 +372,7 @@ export class BwrapPolarsPool implements PolarsSandbox {
       await linkTree(root, path.join(worker.view, path.relative(this.options.warehouse, root)));
       for (const name of table.names) tables[name] = metadata;
     }
-    const request = {
-      mode: run.source.kind === 'sql' ? 'query' : 'script',
-      ...(run.source.kind === 'sql' ? { query: run.source.sql } : { script: run.source.script, params: run.source.params }),
-      tables,
-      catalog: run.catalog,
-      output: run.toFile,
-      max_result_bytes: run.maxResultBytes,
-    };
+    const request = sandboxRequest(run, tables);
     await writeFile(path.join(worker.inbox, 'request.json'), JSON.stringify(request), { mode: 0o644 });
     const timeoutS = Math.max(1, Math.min(this.options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, (run.timeoutMs ?? Infinity) / 1000));
     const op = {

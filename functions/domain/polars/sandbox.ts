@@ -69,3 +69,20 @@ export interface PolarsSandbox {
   version(): Promise<string>;
   run(run: SandboxRun): Promise<SandboxResult>;
 }
+
+/**
+ * The request the Python side reads (`lakeline_polars.execute.run_request`), the same for every
+ * sandbox: the source, each table name mapped to where its metadata file is *as the sandbox sees
+ * it* (`tables`: a local path in a bubblewrap worker, the `s3://` location in AWS), the catalog
+ * name, whether to write a result file and the inline result budget.
+ */
+export function sandboxRequest(run: SandboxRun, tables: Readonly<Record<string, string>>): Record<string, unknown> {
+  return {
+    mode: run.source.kind === 'sql' ? 'query' : 'script',
+    ...(run.source.kind === 'sql' ? { query: run.source.sql } : { script: run.source.script, params: run.source.params }),
+    tables,
+    catalog: run.catalog,
+    output: run.toFile,
+    max_result_bytes: run.maxResultBytes,
+  };
+}
