@@ -4,24 +4,29 @@
  * and extension files for Lambda's arm64, `layers/duckdb`), the lake writer (the pyiceberg Python
  * Lambda every Iceberg write goes through, `functions/lakewriter`), and the grants of the routes
  * marked `lake` or `duckdb` in the route table: read → Glue metadata and warehouse files; write →
- * also invoking the lake writer.
+ * also invoking the lake writer. Also the hourly expiry of routed reads' results tables
+ * (`functions/handlers/expire-results.ts`), which drops them through the lake writer.
  */
 import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
+import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, RESULTS_TTL_DAYS_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
+import { ORGS_TABLE } from '#shared/table-definitions';
 import { POLARS_STAGING_URI_ENV } from '#shared/polars-env';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { buildLayer } from '../layers/duckdb/build.ts';
 import { buildLakeWriter, LAKE_WRITER_PYTHON, lakeWriterBuildIsCurrent } from '../layers/lakewriter/build.ts';
 import type { LakelineApi } from './api.ts';
+import type { LakelineData } from './data.ts';
 import { GLUE_READ, GLUE_WRITE, glueLakeResources, grantLakeRead } from './lake-access.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
-import { REPO_ROOT } from './service-function.ts';
+import { REPO_ROOT, ServiceFunction } from './service-function.ts';
 import { STACK_OUTPUTS } from './stack-outputs.ts';
 import { POLARS_STAGING_PREFIX, WAREHOUSE_PREFIX, type LakelineWarehouse } from './warehouse.ts';
 
@@ -34,6 +39,10 @@ export interface LakelineLakeProps {
   readonly api: LakelineApi;
   /** The lake's bucket. */
   readonly warehouse: LakelineWarehouse;
+  /** The service's tables (the results expiry lists the orgs). */
+  readonly data: LakelineData;
+  /** Days a routed read's results table is kept. @default 7 (the handler's default) */
+  readonly resultsTtlDays?: number;
   /** The routes, to find the functions marked `lake` or `duckdb`. @default ROUTES */
   readonly routes?: readonly RouteDefinition[];
   /**
@@ -54,6 +63,8 @@ export interface LakelineLakeProps {
 export class LakelineLake extends Construct {
   public readonly duckdbLayer: lambda.LayerVersion;
   public readonly lakeWriter: lambda.Function;
+  /** Drops expired results tables, every hour. */
+  public readonly resultsExpiry: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: LakelineLakeProps) {
     super(scope, id);
@@ -124,5 +135,29 @@ export class LakelineLake extends Construct {
         fn.addEnvironment(LAKE_WRITER_FUNCTION_ENV, this.lakeWriter.functionName);
       }
     }
+
+    // Results tables of routed batch reads are for paging, not keeping: an hourly sweep purges those
+    // older than the retention, through the lake writer (the only writer of the lake).
+    const ttl = props.resultsTtlDays;
+    if (ttl !== undefined && !(ttl > 0)) throw new Error(`${this.node.path}: resultsTtlDays must be positive, not ${ttl}`);
+    this.resultsExpiry = new ServiceFunction(this, 'ExpireResults', {
+      handlerModule: 'expire-results',
+      timeout: Duration.minutes(10),
+      description: "lakeline: drops routed reads' results tables after their retention",
+      environment: {
+        [WAREHOUSE_URI_ENV]: props.warehouse.warehouseUri,
+        [LAKE_WRITER_FUNCTION_ENV]: this.lakeWriter.functionName,
+        ...(ttl === undefined ? {} : { [RESULTS_TTL_DAYS_ENV]: String(ttl) }),
+      },
+      ...(props.logRetention ? { logRetention: props.logRetention } : {}),
+    });
+    this.resultsExpiry.bindTable(props.data.table(ORGS_TABLE), 'RO');
+    grantLakeRead(this.resultsExpiry, bucket.bucketArn, "lists every org's results tables and reads their metadata to date them");
+    this.resultsExpiry.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.lakeWriter.functionArn] }));
+    new events.Rule(this, 'ExpireResultsSchedule', {
+      description: "lakeline: hourly expiry of routed reads' results tables",
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      targets: [new targets.LambdaFunction(this.resultsExpiry, { retryAttempts: 2 })],
+    });
   }
 }

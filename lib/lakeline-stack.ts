@@ -27,7 +27,7 @@ export interface LakelineStackProps extends StackProps {
   /** Passed to {@link LakelineSpark} (everything but the constructs it wires). @default - its defaults */
   readonly spark?: Omit<LakelineSparkProps, 'api' | 'data' | 'warehouse' | 'routes'>;
   /** Passed to {@link LakelineLake} (everything but the constructs it wires). @default - its defaults */
-  readonly lake?: Omit<LakelineLakeProps, 'api' | 'warehouse' | 'routes'>;
+  readonly lake?: Omit<LakelineLakeProps, 'api' | 'warehouse' | 'data' | 'routes'>;
   /** Passed to {@link LakelinePolars} (everything but the constructs it wires). @default - its defaults */
   readonly polars?: Omit<LakelinePolarsProps, 'api' | 'warehouse' | 'routes' | 'network'>;
   /**
@@ -62,6 +62,7 @@ export class LakelineStack extends Stack {
       ...props.lake,
       api: this.api,
       warehouse: this.warehouse,
+      data: this.data,
       ...(props.api?.routes ? { routes: props.api.routes } : {}),
     });
     this.sandboxNetwork = new SandboxNetwork(this, 'SandboxNetwork', { ...props.sandboxNetwork, bucket: this.warehouse.bucket });

@@ -10,6 +10,7 @@ import { parseApiKey } from '#domain/auth/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
 import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
 import { resetConfig } from '#shared/config';
+import { logger } from '#shared/observability';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createGatewayListener, moduleHandlerLoader } from './gateway.ts';
 import { readLocalInfo, sessionSecretFor, writeLocalInfo, type LocalInfo } from './home.ts';
@@ -63,6 +64,23 @@ const loadDemoData = async (orgId: string): Promise<void> => {
   await lakeWriter().demoLoad(orgId, 0.01, 'tpch');
 };
 
+/** How often the local stack drops expired results tables (in AWS: an hourly schedule). */
+const RESULTS_EXPIRY_INTERVAL_MS = 3_600_000;
+
+/**
+ * Runs the scheduled results expiry (`functions/handlers/expire-results.ts`) every hour, as the
+ * AWS schedule does; the first run comes an hour after start, so start-up stays fast.
+ */
+const startResultsExpiry = (): NodeJS.Timeout => {
+  const timer = setInterval(() => {
+    void import('#handlers/expire-results')
+      .then(({ handler }) => handler())
+      .catch((error: unknown) => logger.warn('results expiry failed; the next run tries again', { error }));
+  }, RESULTS_EXPIRY_INTERVAL_MS);
+  timer.unref();
+  return timer;
+};
+
 /** Starts the local stack. The port is bound first, so a taken port fails before anything starts. */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const host = options.host ?? '127.0.0.1';
@@ -86,6 +104,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     (await import('#shared/container-bloom')).warmLocalBloom();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
     server.on('request', createGatewayListener(moduleHandlerLoader()));
+    const expiry = startResultsExpiry();
     const running = dynamo;
     return {
       baseUrl,
@@ -93,6 +112,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       orgId,
       dynamodbEndpoint: running.endpoint,
       stop: async () => {
+        clearInterval(expiry);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

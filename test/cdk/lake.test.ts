@@ -11,6 +11,7 @@ import type { Template as TemplateType } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
 import { ROUTES } from '#shared/routes';
+import { ORGS_TABLE } from '#shared/table-definitions';
 import { LAYER_EXTENSION_DIR } from '../../lib/lake.ts';
 import type { LakelineStack } from '../../lib/lakeline-stack.ts';
 import { logicalIdOf, propertiesOf, synthLakeline } from './synth.ts';
@@ -114,5 +115,32 @@ describe('the lake access of the routes', () => {
     } else {
       expect(invokes).toEqual([]);
     }
+  });
+});
+
+describe('the results expiry', () => {
+  it('Should run the expire-results handler every hour with the warehouse and the lake writer named', () => {
+    const id = logicalIdOf(stack.lake.resultsExpiry);
+    const env = ((props(id).Environment as Json).Variables ?? {}) as Json;
+    expect(env[WAREHOUSE_URI_ENV]).toBeDefined();
+    expect(env[LAKE_WRITER_FUNCTION_ENV]).toEqual({ Ref: logicalIdOf(stack.lake.lakeWriter) });
+    const rules = Object.values(template.findResources('AWS::Events::Rule')).map((r) => (r as { Properties: Json }).Properties);
+    const schedule = rules.find((r) => JSON.stringify(r.Targets).includes(id));
+    expect(schedule?.ScheduleExpression).toBe('rate(1 hour)');
+  });
+
+  it('Should read orgs and the lake and invoke the lake writer, and nothing else', () => {
+    const grants = grantsOfRole(template, logicalIdOf(stack.lake.resultsExpiry.executionRole));
+    const orgs = logicalIdOf(stack.data.table(ORGS_TABLE) as never);
+    const allowed = (g: Grant): boolean =>
+      g.action.startsWith('logs:') ||
+      g.action.startsWith('xray:') ||
+      (g.action.startsWith('dynamodb:') && g.resource.startsWith(orgs) && !/Put|Update|Delete|Write/.test(g.action)) ||
+      (g.action.startsWith('glue:Get') && ORG_GLUE.includes(g.resource)) ||
+      (g.action === 's3:GetObject' && g.resource === `${logicalIdOf(stack.warehouse.bucket)}/warehouse/*`) ||
+      (g.action === 'lambda:InvokeFunction' && g.resource === logicalIdOf(stack.lake.lakeWriter));
+    expect(grants.filter((g) => !allowed(g))).toEqual([]);
+    expect(has(grants, 'lambda:InvokeFunction', logicalIdOf(stack.lake.lakeWriter))).toBe(true);
+    expect(grants.some((g) => g.action === 'dynamodb:Scan' && g.resource.startsWith(orgs))).toBe(true);
   });
 });

@@ -167,11 +167,11 @@ describe('routes and the authorizer', () => {
 });
 
 describe('functions', () => {
-  it('Should have one function per route plus the authorizer and the Spark state-change function, all Node.js 22 on ARM64 with X-Ray', () => {
+  it('Should have one function per route plus the authorizer, the Spark state-change and the results-expiry functions, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
     // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 3 + sandboxes.length);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 4 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
     for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && !sandboxes.includes(id))) {
       expect(id).not.toBe(lakeWriter);

@@ -43,7 +43,11 @@ export interface LakeWriteResult {
 /** Port: the lake writer (pyiceberg), a subprocess locally and a Python Lambda in AWS. */
 export interface LakeWriter {
   write(request: LakeWrite): Promise<LakeWriteResult>;
-  drop(orgId: string, name: TableName): Promise<boolean>;
+  /**
+   * Drops a table; with `purge` its data, manifest and metadata files are deleted too (otherwise
+   * only the catalog forgets it). Resolves false when there was no such table.
+   */
+  drop(orgId: string, name: TableName, options?: { readonly purge?: boolean }): Promise<boolean>;
   /** Writes the TPC-H tables at a scale factor into a namespace. */
   demoLoad(orgId: string, scale: number, namespace?: string): Promise<Record<string, number>>;
 }

@@ -33,8 +33,8 @@ export abstract class ProtocolLakeWriter implements LakeWriter {
     };
   }
 
-  async drop(orgId: string, name: TableName): Promise<boolean> {
-    return (await this.call({ command: 'drop', org_id: orgId, namespace: name.namespace, table: name.table })).dropped === true;
+  async drop(orgId: string, name: TableName, options: { readonly purge?: boolean } = {}): Promise<boolean> {
+    return (await this.call({ command: 'drop', org_id: orgId, namespace: name.namespace, table: name.table, ...(options.purge ? { purge: true } : {}) })).dropped === true;
   }
 
   async demoLoad(orgId: string, scale: number, namespace = 'tpch'): Promise<Record<string, number>> {

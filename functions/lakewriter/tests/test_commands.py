@@ -44,6 +44,29 @@ def test_write_creates_table_then_overwrite_replaces_and_append_adds(tmp_path):
     assert len(table.metadata.snapshots) >= 3
 
 
+def _data_files(table) -> list[str]:
+    return [task.file.file_path.removeprefix("file://") for task in table.scan().plan_files()]
+
+
+def test_drop_forgets_a_table_and_purge_also_deletes_its_files(tmp_path):
+    source = parquet(tmp_path, "r", {"id": [1, 2]})
+    for name in ("kept_files", "purged"):
+        assert run({"command": "write", "org_id": ORG_A, "namespace": "lakeline_results", "table": name, "parquet": [source], "mode": "overwrite"})["ok"]
+    kept = _data_files(OrgLake(ORG_A).load("lakeline_results", "kept_files"))
+    purged_table = OrgLake(ORG_A).load("lakeline_results", "purged")
+    purged = _data_files(purged_table) + [purged_table.metadata_location.removeprefix("file://")]
+
+    dropped = run({"command": "drop", "org_id": ORG_A, "namespace": "lakeline_results", "table": "kept_files"})
+    purged_answer = run({"command": "drop", "org_id": ORG_A, "namespace": "lakeline_results", "table": "purged", "purge": True})
+    again = run({"command": "drop", "org_id": ORG_A, "namespace": "lakeline_results", "table": "purged", "purge": True})
+
+    assert dropped["result"] == {"dropped": True} and purged_answer["result"] == {"dropped": True}
+    assert again["result"] == {"dropped": False}
+    assert not OrgLake(ORG_A).catalog.table_exists(OrgLake(ORG_A).identifier("lakeline_results", "purged"))
+    assert kept and all(Path(f).exists() for f in kept)
+    assert purged and not any(Path(f).exists() for f in purged)
+
+
 def test_orgs_are_separate_catalogs_with_separate_warehouses(tmp_path):
     run({"command": "write", "org_id": ORG_A, "namespace": "sales", "table": "t", "parquet": [parquet(tmp_path, "a", {"x": [1]})]})
 
