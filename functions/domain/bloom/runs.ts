@@ -18,6 +18,7 @@ import { RESULTS_NAMESPACE } from '../routing/request.ts';
 import { abortRun } from '../runs/abort.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { finishRun } from '../runs/finish.ts';
+import { meterRun, wallClockVcpuSeconds } from '../runs/metering.ts';
 import { recordEnd, recordStart } from '../runs/lineage.ts';
 import type { SparkEngine } from '../runs/ports.ts';
 import type { ComputeUsed, Run } from '../runs/run.ts';
@@ -144,5 +145,9 @@ export async function abortBloomRun(deps: BloomRunDeps, orgId: string, runId: st
   // abortRun stops a run through `engine.cancel`: here, the bloom engine's. A view over `deps`
   // (not a copy) keeps the composition root's lazy members lazy: no Spark engine is built.
   const canceller: Pick<SparkEngine, 'cancel'> = { cancel: (handle) => deps.bloom.cancel(handle as BloomHandle) };
-  return abortRun(Object.create(deps, { engine: { value: canceller } }) as RunDeps, orgId, runId);
+  const aborted = await abortRun(Object.create(deps, { engine: { value: canceller } }) as RunDeps, orgId, runId);
+  // A Spark run is metered when its stopped job reports its end; a cancelled statement reports
+  // nothing (polling ends only RUNNING runs), so the time it ran is metered here, once.
+  const vcpuSeconds = await meterRun(deps, aborted, wallClockVcpuSeconds(aborted, new Date(aborted.endedAt ?? deps.now().toISOString())));
+  return vcpuSeconds === undefined ? aborted : { ...aborted, vcpuSeconds };
 }

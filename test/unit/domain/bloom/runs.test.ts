@@ -145,12 +145,18 @@ describe('polling a bloom run', () => {
   it('Should abort through the bloom engine, and refuse a second abort', async () => {
     // Arrange
     await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    world.advance(5_000);
 
     // Act
     const aborted = await abortBloomRun(deps, ORG, RUN);
 
     // Assess
     expect(aborted.state).toBe('ABORT');
+    // The time it ran is metered once, by the abort (polling ends only RUNNING runs).
+    expect(aborted.vcpuSeconds).toBe(20);
+    expect((await world.orgs.get(ORG))?.usageVcpuSeconds).toEqual({ bloom: 20 });
+    expect(await refreshBloomRun(deps, (await world.runs.get(RUN))!)).toMatchObject({ state: 'ABORT' });
+    expect((await world.orgs.get(ORG))?.usageVcpuSeconds).toEqual({ bloom: 20 });
     expect(bloom.cancelled).toEqual([{ platform: 'trino-local', queryId: '20301231_000000_00001_abcde' }]);
     expect(world.engine.cancelled).toEqual([]);
     expect(world.lineage.types()).toEqual(['START', 'ABORT']);
