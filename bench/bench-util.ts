@@ -106,3 +106,13 @@ export const childPids = (pid: number): number[] => {
     return [];
   }
 };
+
+/** One JSON request to a local stack with its API key; the parsed answer and its status. */
+export const callStack = async <T>(stack: { baseUrl: string; apiKey: string }, method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> => {
+  const response = await fetch(`${stack.baseUrl}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+};

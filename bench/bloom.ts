@@ -24,7 +24,7 @@ import { LocalTrinoServer } from '#adapters/trino/server';
 import { TRINO_VERSION } from '#shared/container-bloom';
 import { analyzeSql } from '#domain/sql/index';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
-import { machine, quantile } from './bench-util.ts';
+import { callStack, machine, quantile } from './bench-util.ts';
 import { portableTpchQueries } from './tpch-queries.ts';
 
 const { values } = parseArgs({
@@ -50,14 +50,7 @@ const home = path.resolve(values.home ?? path.join(REPO_ROOT, '.lakeline', 'benc
 
 type Json = Record<string, unknown>;
 
-const call = async (stack: StackProcess, method: string, route: string, body?: unknown): Promise<{ status: number; body: Json }> => {
-  const response = await fetch(`${stack.baseUrl}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-};
+const call = (stack: StackProcess, method: string, route: string, body?: unknown) => callStack<Json>(stack, method, route, body);
 
 const median = (xs: number[]): number => quantile([...xs].sort((a, b) => a - b), 0.5);
 const secs = (ms: number): string => (ms / 1000).toFixed(2);

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
-import { machine } from './bench-util.ts';
+import { callStack, machine } from './bench-util.ts';
 
 const LINEITEM_ROWS_PER_SF = 6_001_215;
 
@@ -63,14 +63,7 @@ const home = path.resolve(values.home ?? path.join(REPO_ROOT, '.lakeline', 'benc
 
 type Json = Record<string, unknown>;
 
-const call = async (stack: StackProcess, method: string, route: string, body?: unknown): Promise<{ status: number; body: Json }> => {
-  const response = await fetch(`${stack.baseUrl}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-};
+const call = (stack: StackProcess, method: string, route: string, body?: unknown) => callStack<Json>(stack, method, route, body);
 
 const ensureData = async (stack: StackProcess): Promise<void> => {
   const table = await call(stack, 'GET', '/api/v1/tables/tpch/lineitem');

@@ -20,6 +20,7 @@ import type { PolarsDeps, PolarsSandbox } from '#domain/polars/index';
 import { getConfig, REPO_ROOT } from './config.ts';
 import { catalog, lakeStorage, lakeWriter } from './container-lake.ts';
 import { orgStore } from './container.ts';
+import { positiveEnvNumber } from './env-number.ts';
 import { once } from './once.ts';
 import { POLARS_FARGATE_TIERS, POLARS_RESULTS_BUCKET_ENV, POLARS_RESULTS_PREFIX_ENV, polarsQueueEnv } from './polars-fargate-env.ts';
 import { POLARS_DATA_ROLE_ENV, POLARS_STAGING_URI_ENV, POLARS_TIMEOUT_ENV, POLARS_WORKERS_ENV, polarsFunctionEnv } from './polars-env.ts';
@@ -28,14 +29,6 @@ const required = (name: string): string => {
   const value = process.env[name];
   if (!value) throw new Error(`configuration: ${name} is not set`);
   return value;
-};
-
-const positive = (name: string): number | undefined => {
-  const text = process.env[name];
-  if (text === undefined || text === '') return undefined;
-  const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0)) throw new Error(`configuration: ${name} must be a positive number, not ${text}`);
-  return n;
 };
 
 /** The polars sandbox. */
@@ -62,8 +55,8 @@ export const polarsSandbox = once((): PolarsSandbox & { warm?(): void } => {
     const issuer = new StsSandboxCredentialIssuer(new STSClient({}), { roleArn: required(POLARS_DATA_ROLE_ENV), warehouseUri, stagingUri });
     return new AwsPolarsSandbox(transports, issuer, { stagingUri });
   }
-  const timeoutSeconds = positive(POLARS_TIMEOUT_ENV);
-  const maxWorkers = positive(POLARS_WORKERS_ENV);
+  const timeoutSeconds = positiveEnvNumber(POLARS_TIMEOUT_ENV);
+  const maxWorkers = positiveEnvNumber(POLARS_WORKERS_ENV);
   return new BwrapPolarsPool({
     pythonBin: config.lake.pythonBin as string,
     codeDir: path.join(REPO_ROOT, 'functions', 'polars'),

@@ -4,6 +4,7 @@
  * events APIs it is checked against) and the response shapes.
  */
 import type { StoredLineageEvent } from '#domain/lineage/types';
+import { waitForRunEnd } from './poll-run.ts';
 import type { Tabular } from './warehouse-api.ts';
 
 /** The contract's `engine_decision`. */
@@ -79,16 +80,7 @@ export const routedApi = (baseUrl: string, token: string) => {
     run: (runId: string, params: Record<string, string> = {}) =>
       fetch(`${baseUrl}/api/v1/runs/${runId}?${new URLSearchParams(params).toString()}`, { headers }).then((r) => parse<RunWithRows>(r)),
     /** Polls a run until it leaves RUNNING. */
-    waitForEnd: async (runId: string, timeoutMs = RUN_TIMEOUT_MS): Promise<RunWithRows> => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { status, body } = await api.run(runId);
-        if (status !== 200) throw new Error(`GET run ${runId}: ${status} ${JSON.stringify(body)}`);
-        if (body.state !== 'RUNNING') return body;
-        if (Date.now() > deadline) throw new Error(`run ${runId} still RUNNING after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    },
+    waitForEnd: (runId: string, timeoutMs = RUN_TIMEOUT_MS): Promise<RunWithRows> => waitForRunEnd((id) => api.run(id), runId, timeoutMs),
     /** `GET /api/v1/tables/{namespace}/{table}`. */
     table: (namespace: string, table: string) =>
       fetch(`${baseUrl}/api/v1/tables/${namespace}/${table}`, { headers }).then((r) => parse<{ size_bytes: string; record_count: string; location: string; error?: string }>(r)),

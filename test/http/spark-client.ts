@@ -4,6 +4,7 @@
  * polling a run until it ends, and finding a run's local Spark processes.
  */
 import { execFileSync } from 'node:child_process';
+import { waitForRunEnd } from './poll-run.ts';
 
 /** An HTTP answer with its JSON body. */
 export interface Answer<T = Record<string, unknown>> {
@@ -46,16 +47,7 @@ export const sparkApi = (baseUrl: string, token: string) => {
     run: (runId: string) => fetch(`${baseUrl}/api/v1/runs/${runId}`, { headers }).then((r) => json<RunBody & { error?: string }>(r)),
     abort: (runId: string) => fetch(`${baseUrl}/api/v1/runs/${runId}/abort`, { method: 'POST', headers }).then((r) => json<RunBody & { error?: string }>(r)),
     /** Polls a run until it leaves RUNNING. */
-    waitForEnd: async (runId: string, timeoutMs = SPARK_RUN_TIMEOUT_MS): Promise<RunBody> => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { status, body } = await api.run(runId);
-        if (status !== 200) throw new Error(`GET run ${runId}: ${status} ${JSON.stringify(body)}`);
-        if (body.state !== 'RUNNING') return body;
-        if (Date.now() > deadline) throw new Error(`run ${runId} still RUNNING after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    },
+    waitForEnd: (runId: string, timeoutMs = SPARK_RUN_TIMEOUT_MS): Promise<RunBody> => waitForRunEnd((id) => api.run(id), runId, timeoutMs),
   };
   return api;
 };

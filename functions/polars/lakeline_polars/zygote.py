@@ -158,14 +158,19 @@ def _write_answer(scratch: str, answer: dict[str, Any]) -> None:
     os.replace(temp, os.path.join(scratch, "answer.json"))
 
 
+def _enter_child(op: dict[str, Any]) -> None:
+    """First steps of every forked child: its own session, the op's limits, stdio to /dev/null."""
+    os.setsid()
+    _limits(op)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+
+
 def _child(pl: Any, op: dict[str, Any], scratch: str, inbox: str, me: int, setup: ChildSetup | None = None) -> None:
     """The forked child: limits, quiet descriptors, read the request, set it up, run, answer, exit."""
     try:
-        os.setsid()
-        _limits(op)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
+        _enter_child(op)
         work = os.path.join(scratch, "request")
         os.chdir(work)
         os.environ["TMPDIR"] = work
@@ -241,11 +246,7 @@ class _QueryChild:
 def _query_loop(pl: Any, op: dict[str, Any], scratch: str, inbox: str, commands: int, replies: int) -> None:
     """The SQL child: one line in per request, ``ok`` out once its answer file is written."""
     try:
-        os.setsid()
-        _limits(op)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
+        _enter_child(op)
         from .execute import run_request
 
         me = os.getpid()

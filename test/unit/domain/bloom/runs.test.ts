@@ -8,8 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { BloomAnswer, BloomEngine, BloomHandle, BloomQuery, BloomStatus } from '#domain/bloom/engine';
 import { abortBloomRun, bloomResultsTable, refreshBloomRun, submitBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
 import { ConflictError, ExecutionError, PaymentRequiredError, ValidationError } from '#domain/errors';
-import type { Org } from '#domain/orgs/org';
-import { runWorld, type RunWorld } from '../runs/fakes.ts';
+import { payingOrg, runWorld, type RunWorld } from '../runs/fakes.ts';
 
 const ORG = 'aaaaaaaa-0000-0000-0000-000000000001';
 const RUN = '11111111-2222-4333-8444-555555555555';
@@ -42,17 +41,6 @@ class ScriptedBloom implements BloomEngine {
   }
 }
 
-const org = (changes: Partial<Org> = {}): Org => ({
-  orgId: ORG,
-  name: 'org',
-  plan: 'pro',
-  paymentMethod: true,
-  creditLimitUsd: 1000,
-  usageUsd: 0,
-  usageVcpuSeconds: {},
-  createdAt: '2030-01-01T00:00:00Z',
-  ...changes,
-});
 
 let world: RunWorld;
 let bloom: ScriptedBloom;
@@ -62,7 +50,7 @@ beforeEach(async () => {
   world = runWorld();
   bloom = new ScriptedBloom();
   deps = { ...world.deps, bloom };
-  await world.orgs.create(org());
+  await world.orgs.create(payingOrg(ORG));
   world.lake.add(ORG, { namespace: 'tpch', table: 'nation' }, ['n_name', 'n_regionkey']);
   world.lake.add(ORG, { namespace: 'tpch', table: 'region' }, ['r_regionkey']);
 });

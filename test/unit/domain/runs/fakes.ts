@@ -7,6 +7,7 @@
 import { ConflictError } from '#domain/errors';
 import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/catalog';
 import type { TableName } from '#domain/lake/names';
+import type { Org } from '#domain/orgs/org';
 import type { LineageSink } from '#domain/lineage-capture/sink';
 import type { RunDeps } from '#domain/runs/deps';
 import type { SparkResourceRequest } from '#domain/runs/machine-types';
@@ -15,6 +16,19 @@ import type { ComputeUsed, EngineHandle, Run, RunEnd, RunOutcome, RunState } fro
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
 
 /** {@link RunStore} in a Map; transitions are conditional exactly like the DynamoDB adapter's. */
+/** An org on the pro plan with a payment method, as the run tests start from. */
+export const payingOrg = (orgId: string, changes: Partial<Org> = {}): Org => ({
+  orgId,
+  name: orgId,
+  plan: 'pro',
+  paymentMethod: true,
+  creditLimitUsd: 1000,
+  usageUsd: 0,
+  usageVcpuSeconds: {},
+  createdAt: '2030-01-01T00:00:00Z',
+  ...changes,
+});
+
 export class MemoryRunStore implements RunStore {
   readonly runs = new Map<string, Run>();
 

@@ -5,7 +5,6 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, ExecutionError, ForbiddenError, NotFoundError, PaymentRequiredError, ValidationError } from '#domain/errors';
-import type { Org } from '#domain/orgs/org';
 import { abortRun } from '#domain/runs/abort';
 import { finishRun } from '#domain/runs/finish';
 import { getRun } from '#domain/runs/get';
@@ -13,22 +12,11 @@ import { recoverRuns } from '#domain/runs/recover';
 import { runView } from '#domain/runs/run';
 import { submitSparkQuery, submitSparkRun } from '#domain/runs/submit';
 import { checkSparkRequest, type SparkRequest } from '#domain/runs/spark-request';
-import { runWorld, type RunWorld } from './fakes.ts';
+import { payingOrg, runWorld, type RunWorld } from './fakes.ts';
 
 const ORG = 'aaaaaaaa-0000-0000-0000-000000000001';
 const OTHER = 'bbbbbbbb-0000-0000-0000-000000000002';
 
-const org = (orgId: string, changes: Partial<Org> = {}): Org => ({
-  orgId,
-  name: orgId,
-  plan: 'pro',
-  paymentMethod: true,
-  creditLimitUsd: 1000,
-  usageUsd: 0,
-  usageVcpuSeconds: {},
-  createdAt: '2030-01-01T00:00:00Z',
-  ...changes,
-});
 
 const request = (changes: Partial<SparkRequest> = {}): SparkRequest => ({
   namespace: 'etl',
@@ -45,8 +33,8 @@ let world: RunWorld;
 
 beforeEach(async () => {
   world = runWorld();
-  await world.orgs.create(org(ORG));
-  await world.orgs.create(org(OTHER));
+  await world.orgs.create(payingOrg(ORG));
+  await world.orgs.create(payingOrg(OTHER));
   world.lake.add(ORG, { namespace: 'tpch', table: 'nation' }, ['n_name', 'n_regionkey']);
   world.lake.add(ORG, { namespace: 'tpch', table: 'region' }, ['r_regionkey']);
 });
@@ -201,7 +189,7 @@ describe('ending a run with the engine\'s outcome', () => {
   it('Should meter with the platform\'s own bill when the platform sends one', async () => {
     // Prepare
     world = runWorld({ meteredByPlatform: true });
-    await world.orgs.create(org(ORG));
+    await world.orgs.create(payingOrg(ORG));
     const { run_id } = await submitSparkQuery(world.deps, ORG, request({ query: 'select 1 as x' }));
 
     // Act
