@@ -309,7 +309,9 @@ describe('POST /api/v1/query: writes run on Spark (rule 6)', () => {
       demo.query({ query: five, destination: `${ns}.nations` }).then((r) => r.body),
       demo.query({ query: `CREATE TABLE ${ns}.regions AS SELECT r_regionkey, r_name FROM tpch.region` }).then((r) => r.body),
     ]);
-    await Promise.all([overwrite, ctas].map((b) => demo.waitForEnd(b.run_id ?? '')));
+    const ended = await Promise.all([overwrite, ctas].map((b) => demo.waitForEnd(b.run_id ?? '')));
+    // A run that did not complete fails the assertions below; its own error says why.
+    for (const run of ended) if (run.state !== 'COMPLETE') console.error(`run ${String(run.run_id)} ended ${String(run.state)}: ${String(run.error)}`);
     append = (await demo.query({ query: five, destination: `${ns}.nations`, write_mode: 'append' })).body;
     await demo.waitForEnd(append.run_id ?? '');
     counts = { afterAppend: (await demo.table(ns, 'nations')).body.record_count };

@@ -28,7 +28,18 @@ class WriteStats:
 def _ensure_namespace(spark: Any, spec: JobSpec) -> None:
     # Glue needs the database before a table can exist in it; the SQL catalog accepts it too.
     namespace = f"`{spec.catalog.name}`.`{spec.catalog.namespace_prefix}{spec.output_namespace}`"
-    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {namespace}")
+    try:
+        spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {namespace}")
+    except Exception as err:  # noqa: BLE001 - only "already exists" is swallowed, by its message
+        # IF NOT EXISTS is check-then-create: two runs writing new tables of one new namespace at
+        # once both see it missing, and the slower one's create fails. It exists: that is the goal.
+        if not _already_exists(err):
+            raise
+
+
+def _already_exists(err: Exception) -> bool:
+    text = str(err)
+    return "already exists" in text.lower() or "ALREADY_EXISTS" in text
 
 
 def _exists(spark: Any, spec: JobSpec) -> bool:
