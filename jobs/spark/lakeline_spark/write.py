@@ -30,16 +30,21 @@ def _ensure_namespace(spark: Any, spec: JobSpec) -> None:
     namespace = f"`{spec.catalog.name}`.`{spec.catalog.namespace_prefix}{spec.output_namespace}`"
     try:
         spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {namespace}")
-    except Exception as err:  # noqa: BLE001 - only "already exists" is swallowed, by its message
+    except Exception:
         # IF NOT EXISTS is check-then-create: two runs writing new tables of one new namespace at
-        # once both see it missing, and the slower one's create fails. It exists: that is the goal.
-        if not _already_exists(err):
+        # once both see it missing, and the slower one's create fails (Iceberg's JDBC catalog on
+        # SQLite says "PRIMARY KEY constraint failed" on iceberg_namespace_properties; Glue says it
+        # already exists). If the namespace exists now, the goal is met; otherwise the error stands.
+        if not _namespace_exists(spark, namespace):
             raise
 
 
-def _already_exists(err: Exception) -> bool:
-    text = str(err)
-    return "already exists" in text.lower() or "ALREADY_EXISTS" in text
+def _namespace_exists(spark: Any, namespace: str) -> bool:
+    try:
+        spark.sql(f"DESCRIBE NAMESPACE {namespace}")
+        return True
+    except Exception:  # noqa: BLE001 - any failure to describe it means "not there" here
+        return False
 
 
 def _exists(spark: Any, spec: JobSpec) -> bool:
