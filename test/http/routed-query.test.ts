@@ -105,6 +105,22 @@ describe('POST /api/v1/query: the planned files of a filter on partition columns
     expect(filtered.body.engine_decision?.reasons[0]).toMatch(/from the planned files .*lakeline\.pt\.partitioned .* \(the \d+ of \d+ files the filter on the partition column region can match/);
     expect(unfiltered.body.engine_decision?.estimated_input_bytes).toBe(String(whole));
   });
+
+  it('Should estimate only the days a time filter can match on a table partitioned by day(ts)', async () => {
+    // Prepare: 48 rows every 3 hours from 2024-03-01T00:00Z, six day partitions of one file each
+    const { orgId, token } = await freshOrg('Routed day partitions');
+    const api = routedApi(stack.baseUrl, token);
+    await buildTables(orgId, 'pt', ['by_day']);
+    const whole = Number((await api.table('pt', 'by_day')).body.size_bytes);
+    // Act: the last two days; a zone-less bound on timestamptz widens by a day's zones (14 h), so three days
+    const zoned = await api.query({ query: "SELECT count(*) AS n FROM pt.by_day WHERE ts >= TIMESTAMPTZ '2024-03-05 00:00:00+00:00'" });
+    const zoneless = await api.query({ query: "SELECT count(*) AS n FROM pt.by_day WHERE ts >= '2024-03-05'", explain: true });
+    // Assess
+    expect(zoned.body.results?.rows).toEqual([[16]]);
+    expect(zoned.body.engine_decision?.reasons[0]).toMatch(/\(the 2 of 6 files the filter on the partition column ts can match/);
+    expect(Number(zoned.body.engine_decision?.estimated_input_bytes)).toBeLessThan(whole / 2);
+    expect(zoneless.body.engine_decision?.reasons[0]).toMatch(/\(the 3 of 6 files the filter on the partition column ts can match/);
+  });
 });
 
 describe('POST /api/v1/query: request rules (rule 1) and errors', () => {

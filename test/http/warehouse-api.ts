@@ -99,7 +99,7 @@ export interface BuiltTable {
 }
 
 /** Cases of `build_test_tables.py`. */
-export type TableCase = 'partitioned' | 'evolved' | 'snapshots' | 'position_deletes' | 'equality_deletes' | 'counter' | 'bump';
+export type TableCase = 'partitioned' | 'by_day' | 'evolved' | 'snapshots' | 'position_deletes' | 'equality_deletes' | 'counter' | 'bump';
 
 /**
  * Builds test tables with pyiceberg in an org's catalog on the shared stack (the stack reads the

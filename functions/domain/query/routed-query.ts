@@ -193,7 +193,7 @@ const plannedEstimates = async (deps: RoutedQueryDeps, inputs: readonly LoadedTa
   if (predicates.length === 0) return plain;
   try {
     const layout = partitionLayout(await deps.storage.readText(table.engine.metadataLocation));
-    if (!layout.manifestList || layout.identityFields.size === 0) return plain;
+    if (!layout.manifestList || layout.fields.size === 0) return plain;
     const planned = planFiles(await deps.manifests.files(layout.manifestList), layout, predicates);
     if (!planned) return plain;
     const snapshotBytes = (plain[0] as InputEstimate).bytes;

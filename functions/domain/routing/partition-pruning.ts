@@ -4,11 +4,13 @@
  * snapshot's `total-files-size`, the size of the files whose partition values can match the
  * filter (the "planned files"). Deliberately narrow, and conservative everywhere else: one table,
  * no joins, a WHERE that is a conjunction of comparisons of a column with literals, identity
- * partitions. A file is dropped only when a predicate is certainly false for its partition value;
- * anything not understood keeps the file, so the estimate never falls below what the query reads.
+ * partitions and the temporal transforms (year, month, day, hour; see temporal-transforms.ts).
+ * A file is dropped only when a predicate is certainly false for its partition value; anything not
+ * understood keeps the file, so the estimate never falls below what the query reads.
  */
 import { parseSql } from '../sql/parser.ts';
 import type { SqlDialect } from '../sql/types.ts';
+import { isTemporalTransform, isTimestampType, literalInstants, ordinalOf, partitionOrdinal, type TemporalTransform } from './temporal-transforms.ts';
 
 /** A comparison of a column with literals, from the WHERE clause. */
 export interface PartitionPredicate {
@@ -16,6 +18,11 @@ export interface PartitionPredicate {
   readonly column: string;
   readonly op: 'eq' | 'in' | 'lt' | 'lte' | 'gt' | 'gte' | 'between';
   readonly values: readonly (string | number)[];
+  /**
+   * A value was written as a timestamp (`TIMESTAMP '…'`, a cast): only the temporal transforms read
+   * it, since as text it does not order like the partition values identity partitions hold.
+   */
+  readonly timeLiteral?: boolean;
 }
 
 /** One live file of the current snapshot, as the manifests list it. */
@@ -40,15 +47,37 @@ const only = (v: Json | undefined): [string, Json] | undefined => {
   return keys.length === 1 ? [keys[0] as string, v[keys[0] as string] as Json] : undefined;
 };
 
-/** `{literal: {literal_type, value}}` → its value (numbers as numbers), else undefined. */
-const literalOf = (v: Json | undefined): string | number | undefined => {
+/** A literal's value (numbers as numbers), and whether it was written as a timestamp. */
+interface Literal {
+  readonly value: string | number;
+  readonly time: boolean;
+}
+
+/**
+ * `{literal: {literal_type, value}}` → its value; a timestamp literal and a cast of a text literal
+ * to a date or timestamp (`TIMESTAMPTZ '…'` parses as one) are marked as time. Else undefined.
+ */
+const literalOf = (v: Json | undefined): Literal | undefined => {
   const node = only(v);
+  if (node && node[0] === 'cast' && isObj(node[1]) && isObj(node[1].to) && ['date', 'timestamp'].includes(String(node[1].to.data_type))) {
+    const inner = literalOf(node[1].this);
+    return inner && typeof inner.value === 'string' ? { value: inner.value, time: true } : undefined;
+  }
   if (!node || node[0] !== 'literal' || !isObj(node[1])) return undefined;
   const { literal_type: type, value } = node[1];
   if (typeof value !== 'string') return undefined;
-  if (type === 'number') return Number.isFinite(Number(value)) ? Number(value) : undefined;
-  return type === 'string' || type === 'date' ? value : undefined;
+  if (type === 'number') return Number.isFinite(Number(value)) ? { value: Number(value), time: false } : undefined;
+  if (type === 'timestamp') return { value, time: true };
+  return type === 'string' || type === 'date' ? { value, time: false } : undefined;
 };
+
+/** A predicate of a column and its literals. */
+const predicate = (column: string, op: PartitionPredicate['op'], literals: readonly Literal[]): PartitionPredicate => ({
+  column,
+  op,
+  values: literals.map((l) => l.value),
+  ...(literals.some((l) => l.time) ? { timeLiteral: true } : {}),
+});
 
 /** `{column: {name: {name}, table?: {name}}}` → the column name, if unqualified or qualified by `names`. */
 const columnOf = (v: Json | undefined, names: ReadonlySet<string>): string | undefined => {
@@ -69,22 +98,22 @@ const predicateOf = (v: Json, names: ReadonlySet<string>): PartitionPredicate | 
   if (op in FLIP) {
     const left = columnOf(args.left, names);
     const right = literalOf(args.right);
-    if (left !== undefined && right !== undefined) return { column: left, op: op as PartitionPredicate['op'], values: [right] };
+    if (left !== undefined && right !== undefined) return predicate(left, op as PartitionPredicate['op'], [right]);
     const flippedColumn = columnOf(args.right, names);
     const flippedValue = literalOf(args.left);
-    if (flippedColumn !== undefined && flippedValue !== undefined) return { column: flippedColumn, op: FLIP[op] as PartitionPredicate['op'], values: [flippedValue] };
+    if (flippedColumn !== undefined && flippedValue !== undefined) return predicate(flippedColumn, FLIP[op] as PartitionPredicate['op'], [flippedValue]);
     return undefined;
   }
   if (op === 'in' && !args.not && Array.isArray(args.expressions)) {
     const column = columnOf(args.this, names);
     const values = args.expressions.map(literalOf);
-    return column !== undefined && values.length > 0 && values.every((x) => x !== undefined) ? { column, op: 'in', values: values as (string | number)[] } : undefined;
+    return column !== undefined && values.length > 0 && values.every((x) => x !== undefined) ? predicate(column, 'in', values as Literal[]) : undefined;
   }
   if (op === 'between' && !args.not) {
     const column = columnOf(args.this, names);
     const low = literalOf(args.low);
     const high = literalOf(args.high);
-    return column !== undefined && low !== undefined && high !== undefined ? { column, op: 'between', values: [low, high] } : undefined;
+    return column !== undefined && low !== undefined && high !== undefined ? predicate(column, 'between', [low, high]) : undefined;
   }
   return undefined;
 };
@@ -121,11 +150,20 @@ export const partitionPredicates = (sql: string, dialect: SqlDialect): Partition
   return conjuncts(body.where_clause.this as Json).flatMap((c) => predicateOf(c, names) ?? []);
 };
 
-/** What a table's metadata says about pruning: its current manifest list and identity partition fields. */
+/** A partition field the planner can read: an identity or temporal transform of a column. */
+export interface PrunableField {
+  /** The source column, lower case. */
+  readonly column: string;
+  /** The source column's Iceberg type (`string`, `date`, `timestamptz`, …; `nested` for structs). */
+  readonly columnType: string;
+  readonly transform: 'identity' | TemporalTransform;
+}
+
+/** What a table's metadata says about pruning: its current manifest list and prunable partition fields. */
 export interface PartitionLayout {
   readonly manifestList?: string;
-  /** Partition field name → source column (lower case), over every spec the table has had. */
-  readonly identityFields: ReadonlyMap<string, string>;
+  /** Partition field name → its source column and transform, over every spec the table has had. */
+  readonly fields: ReadonlyMap<string, PrunableField>;
 }
 
 /** Reads the pruning layout from a table's `metadata.json` text. */
@@ -133,21 +171,22 @@ export const partitionLayout = (metadataText: string): PartitionLayout => {
   const meta = JSON.parse(metadataText) as {
     'current-snapshot-id'?: number | null;
     snapshots?: { 'snapshot-id': number; 'manifest-list'?: string }[];
-    schemas?: { 'schema-id': number; fields: { id: number; name: string }[] }[];
+    schemas?: { 'schema-id': number; fields: { id: number; name: string; type: unknown }[] }[];
     'current-schema-id'?: number;
     'partition-specs'?: { fields: { 'source-id': number; name: string; transform: string }[] }[];
   };
   const schema = meta.schemas?.find((s) => s['schema-id'] === meta['current-schema-id']);
-  const columns = new Map((schema?.fields ?? []).map((f) => [f.id, f.name.toLowerCase()]));
-  const identityFields = new Map<string, string>();
+  const columns = new Map((schema?.fields ?? []).map((f) => [f.id, { column: f.name.toLowerCase(), columnType: typeof f.type === 'string' ? f.type : 'nested' }]));
+  const fields = new Map<string, PrunableField>();
   for (const spec of meta['partition-specs'] ?? []) {
     for (const field of spec.fields) {
-      const column = columns.get(field['source-id']);
-      if (field.transform === 'identity' && column) identityFields.set(field.name, column);
+      const source = columns.get(field['source-id']);
+      // bucket[N], truncate[W] and void are not read: their files are always kept.
+      if (source && (field.transform === 'identity' || isTemporalTransform(field.transform))) fields.set(field.name, { ...source, transform: field.transform });
     }
   }
   const manifestList = meta.snapshots?.find((s) => s['snapshot-id'] === meta['current-snapshot-id'])?.['manifest-list'];
-  return { identityFields, ...(manifestList ? { manifestList } : {}) };
+  return { fields, ...(manifestList ? { manifestList } : {}) };
 };
 
 const compare = (a: unknown, b: string | number): number | undefined => {
@@ -157,9 +196,12 @@ const compare = (a: unknown, b: string | number): number | undefined => {
   return undefined;
 };
 
-/** Whether a partition value certainly fails a predicate (anything not understood: false). */
-const excludes = (value: unknown, p: PartitionPredicate): boolean => {
-  if (value === undefined || value === null) return false;
+/**
+ * Whether an identity partition value certainly fails a predicate (anything not understood:
+ * false). Values of timestamp columns are not compared: as text they need not order like time.
+ */
+const identityExcludes = (value: unknown, field: PrunableField, p: PartitionPredicate): boolean => {
+  if (value === undefined || value === null || p.timeLiteral || isTimestampType(field.columnType)) return false;
   const c = (i: number): number | undefined => compare(value, p.values[i] as string | number);
   const first = c(0);
   switch (p.op) {
@@ -185,6 +227,47 @@ const excludes = (value: unknown, p: PartitionPredicate): boolean => {
   }
 };
 
+/** Inclusive ranges of ordinals; `±Infinity` for an open end. */
+type Ranges = readonly (readonly [number, number])[];
+
+/**
+ * The ordinals of a temporal transform that a predicate on its source column allows, or undefined
+ * when a literal is not understood. The transforms are monotonic, so `ts < L` allows
+ * `day(ts) <= day(L)` and so on (Iceberg's inclusive projection).
+ */
+const allowedOrdinals = (field: PrunableField & { transform: TemporalTransform }, p: PartitionPredicate): Ranges | undefined => {
+  const spans: [number, number][] = [];
+  for (const value of p.values) {
+    const instants = typeof value === 'string' ? literalInstants(value, field.columnType) : undefined;
+    if (instants === undefined) return undefined;
+    spans.push([ordinalOf(instants[0], field.transform), ordinalOf(instants[1], field.transform)]);
+  }
+  const [first, second] = spans as [[number, number], [number, number] | undefined];
+  switch (p.op) {
+    case 'eq':
+    case 'in':
+      return spans;
+    case 'lt':
+    case 'lte':
+      return [[Number.NEGATIVE_INFINITY, first[1]]];
+    case 'gt':
+    case 'gte':
+      return [[first[0], Number.POSITIVE_INFINITY]];
+    case 'between':
+      return second === undefined ? undefined : [[first[0], second[1]]];
+  }
+};
+
+/** Whether a temporal partition value certainly fails a predicate (anything not understood: false). */
+const temporalExcludes = (value: unknown, field: PrunableField & { transform: TemporalTransform }, p: PartitionPredicate): boolean => {
+  const ordinal = partitionOrdinal(value, field.transform);
+  const allowed = ordinal === undefined ? undefined : allowedOrdinals(field, p);
+  return ordinal !== undefined && allowed !== undefined && !allowed.some(([low, high]) => ordinal >= low && ordinal <= high);
+};
+
+const excludes = (value: unknown, field: PrunableField, p: PartitionPredicate): boolean =>
+  field.transform === 'identity' ? identityExcludes(value, field, p) : temporalExcludes(value, field as PrunableField & { transform: TemporalTransform }, p);
+
 /** The files a filter can match, and their size. */
 export interface PlannedFiles {
   readonly bytes: number;
@@ -195,13 +278,13 @@ export interface PlannedFiles {
 }
 
 /**
- * Keeps the files whose identity partition values can satisfy every predicate on a partition
- * column. Returns undefined when no predicate is on a partition column (nothing to plan).
+ * Keeps the files whose partition values can satisfy every predicate on a partition's source
+ * column. Returns undefined when no predicate is on such a column (nothing to plan).
  */
 export const planFiles = (files: readonly ManifestFile[], layout: PartitionLayout, predicates: readonly PartitionPredicate[]): PlannedFiles | undefined => {
-  const onPartitions = [...layout.identityFields].flatMap(([field, column]) => predicates.filter((p) => p.column === column).map((p) => ({ field, p })));
+  const onPartitions = [...layout.fields].flatMap(([name, field]) => predicates.filter((p) => p.column === field.column).map((p) => ({ name, field, p })));
   if (onPartitions.length === 0) return undefined;
-  const kept = files.filter((f) => !onPartitions.some(({ field, p }) => excludes(f.partition[field], p)));
+  const kept = files.filter((f) => !onPartitions.some(({ name, field, p }) => excludes(f.partition[name], field, p)));
   return {
     bytes: kept.reduce((sum, f) => sum + f.sizeBytes, 0),
     kept: kept.length,
