@@ -88,12 +88,17 @@ describe('POST /api/v1/query: an interactive read (rule 5)', () => {
 });
 
 describe('POST /api/v1/query: the planned files of a filter on partition columns', () => {
+  /** A fresh org holding one test table in namespace `pt`, its client, and the table's snapshot size. */
+  const orgWithTable = async (tableCase: 'partitioned' | 'by_day') => {
+    const { orgId, token } = await freshOrg(`Routed ${tableCase}`);
+    const api = routedApi(stack.baseUrl, token);
+    await buildTables(orgId, 'pt', [tableCase]);
+    return { api, whole: Number((await api.table('pt', tableCase)).body.size_bytes) };
+  };
+
   it('Should estimate only the files whose partition values can match, and say so', async () => {
     // Prepare: identity partitions on region, then (spec evolution) on region and day
-    const { orgId, token } = await freshOrg('Routed partitions');
-    const api = routedApi(stack.baseUrl, token);
-    await buildTables(orgId, 'pt', ['partitioned']);
-    const whole = Number((await api.table('pt', 'partitioned')).body.size_bytes);
+    const { api, whole } = await orgWithTable('partitioned');
     // Act
     const filtered = await api.query({ query: "SELECT count(*) AS n FROM pt.partitioned WHERE region = 'eu'" });
     const unfiltered = await api.query({ query: 'SELECT count(*) AS n FROM pt.partitioned WHERE amount > 0', explain: true });
@@ -108,10 +113,7 @@ describe('POST /api/v1/query: the planned files of a filter on partition columns
 
   it('Should estimate only the days a time filter can match on a table partitioned by day(ts)', async () => {
     // Prepare: 48 rows every 3 hours from 2024-03-01T00:00Z, six day partitions of one file each
-    const { orgId, token } = await freshOrg('Routed day partitions');
-    const api = routedApi(stack.baseUrl, token);
-    await buildTables(orgId, 'pt', ['by_day']);
-    const whole = Number((await api.table('pt', 'by_day')).body.size_bytes);
+    const { api, whole } = await orgWithTable('by_day');
     // Act: the last two days; a zone-less bound on timestamptz widens by a day's zones (14 h), so three days
     const zoned = await api.query({ query: "SELECT count(*) AS n FROM pt.by_day WHERE ts >= TIMESTAMPTZ '2024-03-05 00:00:00+00:00'" });
     const zoneless = await api.query({ query: "SELECT count(*) AS n FROM pt.by_day WHERE ts >= '2024-03-05'", explain: true });

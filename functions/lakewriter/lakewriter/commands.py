@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pyiceberg.exceptions import NotInstalledError
 
 from .catalogs import OrgLake
 
@@ -89,7 +90,19 @@ def write(request: dict[str, Any]) -> dict[str, Any]:
     tables = _read_sources(list(paths))
     data = pa.concat_tables(tables) if tables else None
     lake = OrgLake(request["org_id"])
-    return _land(lake, request["namespace"], request["table"], data, request.get("mode", "overwrite"))
+    try:
+        return _land(lake, request["namespace"], request["table"], data, request.get("mode", "overwrite"))
+    except NotInstalledError as err:
+        # pyiceberg computes bucket, truncate and year/month/day/hour partitions of new rows with
+        # pyiceberg-core (Rust, 32 MB), which the AWS lake writer has no room for under Lambda's
+        # 250 MB (docs/decisions.md). Nothing was written; say which table and partitions.
+        table = lake.load(request["namespace"], request["table"])
+        spec, schema = table.spec(), table.schema()
+        fields = ", ".join(f"{field.transform}({schema.find_column_name(field.source_id)})" for field in spec.fields if str(field.transform) != "identity")
+        raise CommandError(
+            f"{request['namespace']}.{request['table']}: is partitioned by {fields}; the lake writer cannot partition new rows "
+            "that way, so it writes only into unpartitioned or identity-partitioned tables"
+        ) from err
 
 
 def drop(request: dict[str, Any]) -> dict[str, Any]:

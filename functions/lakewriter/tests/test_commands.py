@@ -44,6 +44,38 @@ def test_write_creates_table_then_overwrite_replaces_and_append_adds(tmp_path):
     assert len(table.metadata.snapshots) >= 3
 
 
+@pytest.mark.parametrize("mode", ["append", "overwrite"])
+def test_write_into_a_table_partitioned_by_a_time_transform_is_refused_naming_it(tmp_path, mode):
+    """A table Spark made with PARTITIONED BY (days(ts)): the lake writer cannot compute the day of
+    new rows without pyiceberg-core, so it refuses, naming the partitioning, and writes nothing."""
+    import datetime as dt
+
+    from pyiceberg.partitioning import PartitionField, PartitionSpec
+    from pyiceberg.schema import Schema
+    from pyiceberg.transforms import DayTransform
+    from pyiceberg.types import LongType, NestedField, TimestamptzType
+
+    lake = OrgLake(ORG_A)
+    lake.ensure_namespace("events")
+    schema = Schema(NestedField(1, "id", LongType(), required=False), NestedField(2, "ts", TimestamptzType(), required=False))
+    spec = PartitionSpec(PartitionField(source_id=2, field_id=1000, transform=DayTransform(), name="ts_day"))
+    lake.catalog.create_table(lake.identifier("events", "by_day"), schema=schema, partition_spec=spec)
+    start = dt.datetime(2024, 3, 1, tzinfo=dt.timezone.utc)
+    rows = pa.table({"id": pa.array([1, 2], pa.int64()), "ts": pa.array([start, start + dt.timedelta(days=1)], pa.timestamp("us", tz="UTC"))})
+    path = tmp_path / "rows.parquet"
+    pq.write_table(rows, path)
+
+    out = run({"command": "write", "org_id": ORG_A, "namespace": "events", "table": "by_day", "parquet": [str(path)], "mode": mode})
+
+    assert out == {
+        "ok": False,
+        "kind": "invalid",
+        "error": "events.by_day: is partitioned by day(ts); the lake writer cannot partition new rows that way, "
+        "so it writes only into unpartitioned or identity-partitioned tables",
+    }
+    assert OrgLake(ORG_A).load("events", "by_day").metadata.snapshots == []
+
+
 def _data_files(table) -> list[str]:
     return [task.file.file_path.removeprefix("file://") for task in table.scan().plan_files()]
 
