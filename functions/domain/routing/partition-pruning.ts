@@ -258,15 +258,23 @@ const allowedOrdinals = (field: PrunableField & { transform: TemporalTransform }
   }
 };
 
-/** Whether a temporal partition value certainly fails a predicate (anything not understood: false). */
-const temporalExcludes = (value: unknown, field: PrunableField & { transform: TemporalTransform }, p: PartitionPredicate): boolean => {
-  const ordinal = partitionOrdinal(value, field.transform);
-  const allowed = ordinal === undefined ? undefined : allowedOrdinals(field, p);
-  return ordinal !== undefined && allowed !== undefined && !allowed.some(([low, high]) => ordinal >= low && ordinal <= high);
-};
+/** Whether a file's partition value certainly fails one predicate (anything not understood: false). */
+type Excluder = (partition: Readonly<Record<string, unknown>>) => boolean;
 
-const excludes = (value: unknown, field: PrunableField, p: PartitionPredicate): boolean =>
-  field.transform === 'identity' ? identityExcludes(value, field, p) : temporalExcludes(value, field as PrunableField & { transform: TemporalTransform }, p);
+/**
+ * The test of one predicate against one partition field, prepared once for all the files: a
+ * temporal field's allowed ordinals are computed here, not per file.
+ */
+const excluderOf = (name: string, field: PrunableField, p: PartitionPredicate): Excluder => {
+  if (field.transform === 'identity') return (partition) => identityExcludes(partition[name], field, p);
+  const transform = field.transform;
+  const allowed = allowedOrdinals({ ...field, transform }, p);
+  if (allowed === undefined) return () => false;
+  return (partition) => {
+    const ordinal = partitionOrdinal(partition[name], transform);
+    return ordinal !== undefined && !allowed.some(([low, high]) => ordinal >= low && ordinal <= high);
+  };
+};
 
 /** The files a filter can match, and their size. */
 export interface PlannedFiles {
@@ -284,7 +292,8 @@ export interface PlannedFiles {
 export const planFiles = (files: readonly ManifestFile[], layout: PartitionLayout, predicates: readonly PartitionPredicate[]): PlannedFiles | undefined => {
   const onPartitions = [...layout.fields].flatMap(([name, field]) => predicates.filter((p) => p.column === field.column).map((p) => ({ name, field, p })));
   if (onPartitions.length === 0) return undefined;
-  const kept = files.filter((f) => !onPartitions.some(({ name, field, p }) => excludes(f.partition[name], field, p)));
+  const excluders = onPartitions.map(({ name, field, p }) => excluderOf(name, field, p));
+  const kept = files.filter((f) => !excluders.some((excludes) => excludes(f.partition)));
   return {
     bytes: kept.reduce((sum, f) => sum + f.sizeBytes, 0),
     kept: kept.length,
