@@ -8,6 +8,7 @@ import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCo
 import { describe, expect, it } from 'vitest';
 import { AthenaBloomEngine, athenaValue } from '#adapters/aws/athena-bloom';
 import { ExecutionError, ValidationError } from '#domain/errors';
+import { recordingClient } from './recording-client.ts';
 
 const ORG = 'c8b7d732-bc82-4eed-a256-f1f33b8861d5';
 const CATALOG = 'org_c8b7d732bc824eeda256f1f33b8861d5';
@@ -15,18 +16,7 @@ const CATALOG = 'org_c8b7d732bc824eeda256f1f33b8861d5';
 type Answer = (command: object) => unknown;
 
 /** A fake Athena client: records commands, answers with `answer`. */
-const fakeAthena = (answer: Answer) => {
-  const sent: object[] = [];
-  return {
-    sent,
-    client: {
-      send: async (command: object) => {
-        sent.push(command);
-        return answer(command);
-      },
-    } as never,
-  };
-};
+const fakeAthena = (answer: Answer) => recordingClient(answer);
 
 const input = (c: object) => (c as { input: Record<string, unknown> }).input;
 const engine = (client: never) => new AthenaBloomEngine(client, { workGroup: 'lakeline-bloom', warehouseUri: 's3://lake-bucket/warehouse/', pollMs: 1 });

@@ -6,6 +6,7 @@
 import { AssumeRoleCommand } from '@aws-sdk/client-sts';
 import { describe, expect, it } from 'vitest';
 import { sessionNameFor, StsSandboxCredentialIssuer } from '#adapters/aws/sts-sandbox-credentials';
+import { recordingClient } from './recording-client.ts';
 
 const ORG = 'c8b7d732-bc82-4eed-a256-f1f33b8861d5';
 const CATALOG = 'org_c8b7d732bc824eeda256f1f33b8861d5';
@@ -14,18 +15,7 @@ const settings = { roleArn: ROLE, warehouseUri: 's3://lake-bucket/warehouse', st
 const EXPIRES = new Date('2030-01-01T00:15:00Z');
 
 /** A fake STS client: records commands, answers with fixed credentials. */
-const fakeSts = (answer: unknown = { Credentials: { AccessKeyId: 'ASIAX', SecretAccessKey: 'secret', SessionToken: 'token', Expiration: EXPIRES } }) => {
-  const sent: object[] = [];
-  return {
-    sent,
-    client: {
-      send: async (command: object) => {
-        sent.push(command);
-        return answer;
-      },
-    } as never,
-  };
-};
+const fakeSts = (answer: unknown = { Credentials: { AccessKeyId: 'ASIAX', SecretAccessKey: 'secret', SessionToken: 'token', Expiration: EXPIRES } }) => recordingClient(() => answer);
 
 describe('StsSandboxCredentialIssuer', () => {
   it('Should assume the data role for 900 s with a policy naming only the run table directories and staging prefix', async () => {
