@@ -86,13 +86,7 @@ def kill_descendants() -> int:
                 killed += 1
             except OSError:
                 pass
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
+        zygote.reap_exited_children()
         time.sleep(0.002)
     return killed
 

@@ -119,12 +119,13 @@ def _kill_strays() -> int:
                 killed += 1
             except OSError:
                 pass
-        _reap()
+        reap_exited_children()
         time.sleep(0.005)
     return killed
 
 
-def _reap() -> None:
+def reap_exited_children() -> None:
+    """Collects every child that has exited, without waiting for the others."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
