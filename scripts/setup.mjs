@@ -3,7 +3,11 @@
 //   1. node_modules from package-lock.json (`npm ci`), redone only when the lock file changes;
 //   2. the Python environment `.lakeline/venv` from the pinned requirements files, redone only
 //      when one of them changes.
-// Each step records a hash of its inputs, so a second run does nothing and takes milliseconds.
+// Each step records a hash of its inputs' contents (never their absolute paths, so a clone in another
+// directory is as up to date as this one), so a second run does nothing and takes milliseconds.
+// Every step that does work prints one line with its duration, also under --quiet (which only hides
+// the tools' own output, shown if a step fails). Nothing printed here carries terminal escape codes
+// when the output is not a terminal, so a log file stays readable.
 // Only Node built-ins are used here: this script runs before node_modules exists.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,21 +17,46 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
-const log = (msg) => quiet || console.log(`setup: ${msg}`);
+const log = (msg) => console.log(`setup: ${msg}`);
+/** Tools told not to colour or animate their output unless it goes to a terminal. */
+const toolEnv = process.stdout.isTTY ? process.env : { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_color: 'false', npm_config_progress: 'false', PIP_PROGRESS_BAR: 'off', PIP_NO_COLOR: '1' };
+// eslint-disable-next-line no-control-regex
+export const stripEscapes = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\r(?!\n)/g, '\n');
 const stateDir = path.join(root, '.lakeline');
 
 /** Python requirement files installed into the venv, in order (pinned, lock-style). */
 export const PYTHON_REQUIREMENTS = ['requirements.lock'];
 
-const hashFiles = (files) => {
+/** A hash of files' names relative to the checkout and their contents: the same in every clone. */
+export const hashFiles = (files, base = root) => {
   const h = createHash('sha256');
-  for (const f of files) h.update(f).update(existsSync(f) ? readFileSync(f) : '');
+  for (const f of files) h.update(path.relative(base, f)).update('\0').update(existsSync(f) ? readFileSync(f) : '').update('\0');
   return h.digest('hex');
+};
+
+/**
+ * Runs one step that has work to do, printing one line when it ends with how long it took. Under
+ * --quiet the tools' output is collected instead of shown, and printed (without escape codes) only
+ * when the step fails, so a failure still says why.
+ */
+const step = (name, work) => {
+  const started = process.hrtime.bigint();
+  if (!quiet) log(`${name}…`);
+  try {
+    work();
+  } catch (err) {
+    const output = err && typeof err === 'object' && 'output' in err ? (err.output ?? []).filter(Boolean).map((b) => stripEscapes(b.toString())).join('') : '';
+    if (output.trim()) console.error(output.trimEnd());
+    throw new Error(`setup: ${name} failed${err instanceof Error ? `: ${err.message.split('\n')[0]}` : ''}`);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  log(`${name} done in ${seconds.toFixed(1)} s`);
 };
 
 const upToDate = (stamp, hash) => existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
 
-const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit', ...opts });
+const run = (cmd, args, opts = {}) =>
+  execFileSync(cmd, args, { cwd: root, env: toolEnv, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', maxBuffer: 64 * 1024 * 1024, ...opts });
 
 const setupNode = () => {
   const lock = path.join(root, 'package-lock.json');
@@ -35,8 +64,7 @@ const setupNode = () => {
   // The lock file alone decides: script edits in package.json need no reinstall.
   const hash = hashFiles([lock]);
   if (upToDate(stamp, hash)) return;
-  log('installing node_modules (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  step('node_modules (npm ci)', () => run('npm', ['ci', '--no-audit', '--no-fund']));
   writeFileSync(stamp, hash);
 };
 
@@ -62,14 +90,12 @@ const setupPython = () => {
   const hash = hashFiles(files);
   if (upToDate(stamp, hash)) return;
   mkdirSync(stateDir, { recursive: true });
-  if (!existsSync(path.join(venv, 'bin', 'python'))) {
-    log(`creating Python environment ${venv}…`);
-    run(findPython(), ['-m', 'venv', venv]);
-  }
-  log('installing Python requirements…');
+  if (!existsSync(path.join(venv, 'bin', 'python'))) step(`Python environment ${path.relative(root, venv)}`, () => run(findPython(), ['-m', 'venv', venv]));
   const pip = path.join(venv, 'bin', 'pip');
-  run(pip, ['install', '--disable-pip-version-check', '--no-input', ...(quiet ? ['-q'] : []), ...files.flatMap((f) => ['-r', f])]);
-  copyDuckdbExtensions(venv);
+  step('Python requirements (pip)', () => {
+    run(pip, ['install', '--disable-pip-version-check', '--no-input', ...(quiet ? ['-q'] : []), ...files.flatMap((f) => ['-r', f])]);
+    copyDuckdbExtensions(venv);
+  });
   writeFileSync(stamp, hash);
 };
 
@@ -113,8 +139,7 @@ const setupJars = () => {
   if (missing.length === 0) return;
   mkdirSync(dir, { recursive: true });
   for (const coordinate of missing) {
-    log(`fetching ${coordinate} (Maven)…`);
-    run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinate}`, `-DoutputDirectory=${dir}`]);
+    step(`${coordinate} (Maven)`, () => run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinate}`, `-DoutputDirectory=${dir}`]));
   }
 };
 
@@ -133,56 +158,75 @@ const setupTrino = () => {
   const stamp = path.join(home, '.lakeline-complete');
   if (existsSync(stamp)) return;
   const download = path.join(stateDir, 'trino', 'download');
-  rmSync(home, { recursive: true, force: true });
-  rmSync(download, { recursive: true, force: true });
-  mkdirSync(download, { recursive: true });
-  for (const coordinate of [`io.trino:trino-server-core:${TRINO_VERSION}:tar.gz`, `io.trino:trino-iceberg:${TRINO_VERSION}:zip`]) {
-    log(`fetching ${coordinate} (Maven)…`);
-    run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinate}`, `-DoutputDirectory=${download}`]);
-  }
-  run('tar', ['xzf', path.join(download, `trino-server-core-${TRINO_VERSION}.tar.gz`), '-C', download]);
-  renameSync(path.join(download, `trino-server-core-${TRINO_VERSION}`), home);
-  const plugins = path.join(download, 'plugins');
-  // Python's zipfile, not `unzip`: Python is required here anyway, unzip is not.
-  run(findPython(), ['-m', 'zipfile', '-e', path.join(download, `trino-iceberg-${TRINO_VERSION}.zip`), plugins]);
-  renameSync(path.join(plugins, `trino-iceberg-${TRINO_VERSION}`), path.join(home, 'plugin', 'iceberg'));
-  const sqlite = JARS.find((c) => c.startsWith('org.xerial:sqlite-jdbc:'));
-  copyFileSync(path.join(stateDir, 'jars', jarFile(sqlite)), path.join(home, 'plugin', 'iceberg', jarFile(sqlite)));
-  rmSync(download, { recursive: true, force: true });
+  step(`Trino ${TRINO_VERSION} server and Iceberg plugin (Maven, 540 MB)`, () => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(download, { recursive: true, force: true });
+    mkdirSync(download, { recursive: true });
+    for (const coordinate of [`io.trino:trino-server-core:${TRINO_VERSION}:tar.gz`, `io.trino:trino-iceberg:${TRINO_VERSION}:zip`]) {
+      run('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${coordinate}`, `-DoutputDirectory=${download}`]);
+    }
+    run('tar', ['xzf', path.join(download, `trino-server-core-${TRINO_VERSION}.tar.gz`), '-C', download]);
+    renameSync(path.join(download, `trino-server-core-${TRINO_VERSION}`), home);
+    const plugins = path.join(download, 'plugins');
+    // Python's zipfile, not `unzip`: Python is required here anyway, unzip is not.
+    run(findPython(), ['-m', 'zipfile', '-e', path.join(download, `trino-iceberg-${TRINO_VERSION}.zip`), plugins]);
+    renameSync(path.join(plugins, `trino-iceberg-${TRINO_VERSION}`), path.join(home, 'plugin', 'iceberg'));
+    const sqlite = JARS.find((c) => c.startsWith('org.xerial:sqlite-jdbc:'));
+    copyFileSync(path.join(stateDir, 'jars', jarFile(sqlite)), path.join(home, 'plugin', 'iceberg', jarFile(sqlite)));
+    rmSync(download, { recursive: true, force: true });
+  });
   writeFileSync(stamp, `${TRINO_VERSION}\n`);
 };
 
 /**
- * The polars sandbox confines each worker with bubblewrap (Debian package `bubblewrap`). Installed
- * here when missing and we are root (CI is a fresh Debian machine); a failure is only a warning:
- * without bwrap the polars endpoint refuses every run (503) instead of running it unconfined.
+ * Installs a Debian package when none of `binaries` exists and we are root (CI is a fresh Debian
+ * machine), idempotently. A failure is only a warning: the caller says what then does not work.
+ * @returns whether one of the binaries is there now
  */
-const setupBubblewrap = () => {
-  const found = ['/usr/bin/bwrap', '/bin/bwrap'].some((p) => existsSync(p));
-  if (found || process.getuid?.() !== 0) return;
-  try {
-    log('installing bubblewrap (apt-get)…');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    // A fresh machine may have no package lists yet: update only then.
-    try {
-      run('apt-get', ['install', '-y', '-q', 'bubblewrap'], { env });
-    } catch {
-      run('apt-get', ['update', '-q'], { env });
-      run('apt-get', ['install', '-y', '-q', 'bubblewrap'], { env });
-    }
-  } catch (err) {
-    log(`bubblewrap not installed (${err instanceof Error ? err.message.split('\n')[0] : err}); the polars endpoint will refuse runs`);
+export const ensureDebianPackage = (pkg, binaries, whyMissingMatters) => {
+  if (binaries.some((p) => existsSync(p))) return true;
+  if (process.getuid?.() !== 0) {
+    log(`${pkg} is not installed and this is not root; ${whyMissingMatters}`);
+    return false;
   }
+  const env = { ...toolEnv, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    step(`${pkg} (apt-get)`, () => {
+      // A fresh machine may have no package lists yet: update only then.
+      try {
+        run('apt-get', ['install', '-y', '-q', '--no-install-recommends', pkg], { env });
+      } catch {
+        run('apt-get', ['update', '-q'], { env });
+        run('apt-get', ['install', '-y', '-q', '--no-install-recommends', pkg], { env });
+      }
+    });
+  } catch (err) {
+    log(`${pkg} not installed (${err instanceof Error ? err.message.split('\n')[0] : err}); ${whyMissingMatters}`);
+  }
+  return binaries.some((p) => existsSync(p));
 };
 
-try {
+/**
+ * The polars sandbox confines each worker with bubblewrap (Debian package `bubblewrap`): without it
+ * the polars endpoint refuses every run (503) instead of running it unconfined.
+ */
+const setupBubblewrap = () => ensureDebianPackage('bubblewrap', ['/usr/bin/bwrap', '/bin/bwrap'], 'the polars endpoint will refuse runs');
+
+const main = () => {
   setupNode();
   setupPython();
   setupJars();
   setupTrino();
   setupBubblewrap();
-  log('ready');
-} catch (err) {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
+  if (!quiet) log('ready');
+};
+
+// Run as a script (not when a test imports the helpers above).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
 }
