@@ -99,11 +99,21 @@ export const lifecycle = (random: () => number): EventShape['state'][] => {
   return ['OTHER'];
 };
 
-/** Job names: `<namespace-word>.<word>_<n>`, so a substring such as `orders` matches about 1 in 12. */
+/** Jobs of the generated events: each is about 0.1% of them, so a full job name is a selective filter. */
+export const JOBS = 1_000;
+
+/** Job names: `<word>_pipeline.task_<n>`, so a substring such as `orders` matches about 1 in 12 and `task_421` one job. */
 export const jobName = (random: () => number, jobs: number): string => {
   const n = Math.floor(random() * jobs);
   return `${WORDS[n % WORDS.length]}_pipeline.task_${n}`;
 };
+
+/**
+ * Namespaces as a warehouse has them: 20 large ones (`ns_0`…`ns_19`) hold 90% of the events, and
+ * 100 small ones (`ns_tail_0`…`ns_tail_99`) about 0.1% each — the selective filters of the listing
+ * benchmark.
+ */
+export const namespaceName = (random: () => number): string => (random() < 0.1 ? `ns_tail_${Math.floor(random() * 100)}` : `ns_${Math.floor(random() * 20)}`);
 
 /**
  * Events of `runs` runs whose START times spread over `spanMs` from `fromMs`.
@@ -113,8 +123,8 @@ export const jobName = (random: () => number, jobs: number): string => {
 export function* runEvents(random: () => number, runs: number, fromMs: number, spanMs: number, sizeOf: (random: () => number) => number): Generator<{ shape: EventShape; text: string }> {
   for (let r = 0; r < runs; r++) {
     const runId = randomUUID();
-    const namespace = `ns_${Math.floor(random() * 20)}`;
-    const job = jobName(random, 500);
+    const namespace = namespaceName(random);
+    const job = jobName(random, JOBS);
     const producer = PRODUCERS[Math.floor(random() * PRODUCERS.length)] as string;
     let t = fromMs + Math.floor(random() * spanMs);
     for (const state of lifecycle(random)) {

@@ -92,6 +92,12 @@ const PATHS: readonly [string, () => Record<string, string>][] = [
   ['run filter', () => ({ start: '0', end: FAR, run: runSample[Math.floor(random() * runSample.length)] as string })],
   ['job substring (orders)', () => ({ start: '0', end: randomEnd(), job: 'orders' })],
   ['time DESC, offset 990', () => ({ start: '0', end: randomEnd(), offset: '990' })],
+  // Selective filters over the whole window: one namespace or one job holds about 0.1% of the events.
+  ['namespace 0.1% + 2 states', () => ({ start: '0', end: FAR, namespace: `ns_tail_${10 + Math.floor(random() * 90)}`, states: 'COMPLETE,FAIL' })],
+  ['namespace 0.1% + 3 states', () => ({ start: '0', end: FAR, namespace: `ns_tail_${10 + Math.floor(random() * 90)}`, states: 'START,COMPLETE,FAIL' })],
+  ['job 0.1% (full name)', () => ({ start: '0', end: FAR, job: `task_${100 + Math.floor(random() * 900)}` })],
+  ['job 0.1% + state FAIL', () => ({ start: '0', end: FAR, job: `task_${100 + Math.floor(random() * 900)}`, states: 'FAIL' })],
+  ['page 1,000 (offset 29,970)', () => ({ start: '0', end: FAR, offset: '29970' })],
 ];
 
 const measure = async (label: string): Promise<void> => {

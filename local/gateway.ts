@@ -73,10 +73,22 @@ const readBody = (req: http.IncomingMessage): Promise<Buffer | 'too-large'> =>
     req.on('error', reject);
   });
 
-const isTextual = (headers: Record<string, string>): boolean => {
-  if (headers['content-encoding'] && headers['content-encoding'] !== 'identity') return false;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as text when it travels to the handler as text: a textual content type and bytes that
+ * are valid UTF-8. Anything else travels base64-encoded (undefined here), so the handler sees the
+ * bytes as sent (a lossy decode would turn invalid bytes into U+FFFD before anyone could refuse them).
+ */
+const textOf = (headers: Record<string, string>, body: Buffer): string | undefined => {
+  if (headers['content-encoding'] && headers['content-encoding'] !== 'identity') return undefined;
   const type = headers['content-type'] ?? '';
-  return type === '' || /^(text\/|application\/(json|x-www-form-urlencoded|xml)|.*\+json)/i.test(type);
+  if (!(type === '' || /^(text\/|application\/(json|x-www-form-urlencoded|xml)|.*\+json)/i.test(type))) return undefined;
+  try {
+    return utf8.decode(body);
+  } catch {
+    return undefined;
+  }
 };
 
 const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> => {
@@ -153,12 +165,12 @@ export const createGatewayListener = (loadHandler: HandlerLoader) => {
         authorizerContext = decision.context;
       }
 
-      const textual = isTextual(headers);
+      const text = body.length ? textOf(headers, body) : undefined;
       const event = {
         ...common,
         requestContext: { ...requestContext, ...(authorizerContext ? { authorizer: { lambda: authorizerContext } } : {}) },
-        ...(body.length ? { body: textual ? body.toString('utf8') : body.toString('base64') } : {}),
-        isBase64Encoded: body.length > 0 && !textual,
+        ...(body.length ? { body: text ?? body.toString('base64') } : {}),
+        isBase64Encoded: body.length > 0 && text === undefined,
       } as unknown as APIGatewayProxyEventV2;
 
       const timeoutMs = (match.c.route.timeoutSeconds ?? 29) * 1000;

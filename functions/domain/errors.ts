@@ -45,6 +45,9 @@ export class ConflictError extends DomainError {}
 /** The request body is larger than the endpoint accepts (413). */
 export class PayloadTooLargeError extends DomainError {}
 
+/** The request body's content type is not one the endpoint reads (415). */
+export class UnsupportedMediaTypeError extends DomainError {}
+
 /** The capability behind this route is not built in this version (501). */
 export class NotImplementedError extends DomainError {}
 

@@ -1,14 +1,15 @@
 /**
  * @module post-lineage-batch
- * `POST /api/v1/lineage/batch` (OpenLineage.yml): a JSON array of events. Valid events are stored
- * even when others are refused. 200 with `status` `success` or `partial_success`; 400 when no
- * element is valid; 503 when the store could not take some of them (resending the whole batch is
- * safe: stored events are not stored twice). Every answer carries `summary` and `failed_events`.
+ * `POST /api/v1/lineage/batch` (OpenLineage.yml): a JSON array of at most 1,000 events (413
+ * above). Valid events are stored even when others are refused. 200 with `status` `success` or
+ * `partial_success`; 400 when no element is valid; 503 when the store could not take some of them
+ * (resending the whole batch is safe: stored events are not stored twice). Every answer carries
+ * `summary` (all counts) and `failed_events` (the first 100 refused elements).
  */
 import { ingestBatch, type BatchOutcome } from '#domain/lineage/ingest';
 import { eventStore } from '#shared/container';
 import { httpHandler } from '#shared/middleware';
-import { jsonBody } from '#shared/request';
+import { jsonText } from '#shared/request';
 import { MAX_EVENT_BYTES } from './post-lineage.ts';
 
 /** The HTTP status of a batch outcome: 5xx whenever retrying could help, so plain HTTP clients retry. */
@@ -20,7 +21,7 @@ const statusOf = (outcome: BatchOutcome): number => {
 /** Lambda entry point. */
 export const handler = httpHandler('PostLineageBatch', async ({ event, principal }) => {
   const receivedAt = new Date();
-  const outcome = await ingestBatch(eventStore(), principal.orgId, jsonBody(event, MAX_EVENT_BYTES), receivedAt);
+  const outcome = await ingestBatch(eventStore(), principal.orgId, jsonText(event, MAX_EVENT_BYTES), receivedAt);
   const statusCode = statusOf(outcome);
   if (statusCode === 200) return { statusCode, body: outcome };
   const error =

@@ -57,7 +57,15 @@ export interface Config {
   readonly spark: SparkConfig;
   /** The routed endpoint's interactive limit in bytes, when the deployment moves it. */
   readonly routingInteractiveLimitBytes?: number;
+  /**
+   * Largest response body a handler may return, in bytes as sent (after compression and base64):
+   * Lambda's 6 MB response limit, less room for the headers. Unset locally: no cap.
+   */
+  readonly maxResponseBytes?: number;
 }
+
+/** Lambda's synchronous response payload limit (6 MB) less room for the status line and headers. */
+export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 64 * 1024;
 
 /** Managed Spark settings. Every value is optional here; the engine that needs one says so. */
 export interface SparkConfig {
@@ -172,6 +180,7 @@ export const loadConfig = (env: Env = process.env): Config => {
       profile,
       tableNames,
       ...shared,
+      maxResponseBytes: LAMBDA_MAX_RESPONSE_BYTES,
       lake,
       ...(env[BLOB_BUCKET_ENV] ? { blobBucket: env[BLOB_BUCKET_ENV] } : {}),
       ...(env[SESSION_SECRET_ARN_ENV] ? { sessionSecretArn: env[SESSION_SECRET_ARN_ENV] } : {}),

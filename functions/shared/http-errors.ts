@@ -16,6 +16,7 @@ import {
   PaymentRequiredError,
   ServiceUnavailableError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
   ValidationError,
 } from '#domain/errors';
 import type { ErrorStyle } from './routes.ts';
@@ -36,6 +37,7 @@ const STATUS: ReadonlyArray<[new (...args: never[]) => DomainError, number]> = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [UnsupportedMediaTypeError, 415],
   [ExecutionError, 500],
   [NotImplementedError, 501],
   [ServiceUnavailableError, 503],

@@ -91,6 +91,15 @@ export const EVENTS_TABLE: TableDefinition = {
       sortKey: { name: 'timeKey', type: 'S' },
       projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
     },
+    // A listing filtered by job or job namespace reads only the matching jobs' events (the jobs
+    // come from the org's name directory; docs/decisions.md, "Selective filters"); the other
+    // filters apply to the projected attributes.
+    {
+      indexName: 'byJob',
+      partitionKey: { name: 'jobKey', type: 'S' },
+      sortKey: { name: 'timeKey', type: 'S' },
+      projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
+    },
   ],
   envName: 'LAKELINE_EVENTS_TABLE',
 };

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventId } from '#domain/lineage/event-id';
+import { MAX_BATCH_EVENTS, MAX_LISTED_FAILURES } from '#domain/lineage/ingest';
 import { example } from '../unit/domain/lineage/examples.ts';
 import { dataset, eventText } from '../adapters/lineage-fixtures.ts';
 import { ALL_TIME, freshOrg, type LineageApi } from './lineage-api.ts';
@@ -145,5 +146,55 @@ describe('POST /api/v1/lineage/batch', () => {
     // Assess
     expect((await api.events({ start: '1600000006', end: '1600000007' })).body).toEqual([]);
     expect((await api.events({ ...ALL_TIME, limit: '1000' })).status).toBe(200);
+  });
+
+  it(`Should refuse a batch of more than ${MAX_BATCH_EVENTS} events with 413 at once, storing none, with a small answer`, async () => {
+    // Prepare: a 10 MB body of empty objects (3.4 million of them) and one just over the limit.
+    const huge = `[${'{},'.repeat(3_400_000)}{}]`;
+    const justOver = `[${Array.from({ length: MAX_BATCH_EVENTS + 1 }, (_, i) => eventAt(1_600_000_020, i)).join(',')}]`;
+    // Act
+    const started = performance.now();
+    const refused = await api.batch(huge);
+    const elapsedMs = performance.now() - started;
+    const over = await api.batch(justOver);
+    // Assess
+    expect(refused.status).toBe(413);
+    expect(refused.body).toEqual({ error: `body: a batch holds at most ${MAX_BATCH_EVENTS} events; this one has more, so split it into several batches` });
+    expect(over.status).toBe(413);
+    expect(await idsAt(1_600_000_020)).toEqual([]);
+    // Loose bound: the old path parsed 3.4 M elements and answered 437 MB after about 10 s.
+    expect(elapsedMs).toBeLessThan(5_000);
+  });
+
+  it(`Should list at most ${MAX_LISTED_FAILURES} refused events and count the rest`, async () => {
+    // Prepare: 300 invalid events and one valid.
+    const body = `[${[...Array.from({ length: 300 }, () => '{}'), eventAt(1_600_000_021)].join(',')}]`;
+    // Act
+    const answer = await api.batch(body);
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'partial_success', summary: { received: 301, successful: 1, failed: 300, non_retriable: 300 } });
+    const failed = (answer.body as { failed_events: { index: number }[] }).failed_events;
+    expect(failed).toHaveLength(MAX_LISTED_FAILURES);
+    expect(failed.map((f) => f.index)).toEqual(Array.from({ length: MAX_LISTED_FAILURES }, (_, i) => i));
+    expect(await idsAt(1_600_000_021)).toHaveLength(1);
+  });
+
+  it('Should refuse only the element that JSON cannot carry faithfully, naming it', async () => {
+    // Prepare
+    const bad = eventAt(1_600_000_022, 1).replace('"padding":{', '"padding":{"big":1e999,');
+    // Act
+    const answer = await api.batch(`[${eventAt(1_600_000_022, 0)},${bad}]`);
+    // Assess
+    expect(answer.status).toBe(200);
+    expect((answer.body as { failed_events: unknown[] }).failed_events).toEqual([
+      { index: 1, reason: '[1].run.facets.padding.big: is a number too large to represent (it would be stored as null); send it as a string', retriable: false },
+    ]);
+  });
+
+  it.each([['[1,,2]'], ['[1,2,]'], ['[,1]'], ['[1] x']])('Should refuse the malformed array %s as invalid JSON', async (body) => {
+    const answer = await api.batch(body);
+    expect(answer.status).toBe(400);
+    expect((answer.body as { error: string }).error).toMatch(/^body: must be valid JSON/);
   });
 });

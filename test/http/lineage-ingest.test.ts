@@ -249,3 +249,95 @@ describe('POST /api/v1/lineage: bodies', () => {
     expect(mine.has(eventId(json))).toBe(true);
   });
 });
+
+describe('POST /api/v1/lineage: what was sent is what is stored, or a 4xx naming the problem', () => {
+  let api: LineageApi;
+  beforeAll(async () => {
+    ({ api } = await freshOrg('Strict bodies'));
+  });
+  const simple = () => JSON.parse(example('marquez/event_simple.json').text) as Record<string, unknown> & { run: Record<string, unknown>; eventTime: string };
+  /** The event's JSON with `replacement` put where `marker` is (as raw bytes when a Buffer). */
+  const bytesWith = (marker: string, replacement: Buffer): Buffer => {
+    const text = JSON.stringify({ ...simple(), job: { namespace: 'strict', name: marker } });
+    const at = text.indexOf(marker);
+    return Buffer.concat([Buffer.from(text.slice(0, at)), replacement, Buffer.from(text.slice(at + marker.length))]);
+  };
+
+  it.each([
+    ['a stray continuation byte', Buffer.from([0x61, 0x80, 0x62])],
+    ['an encoded lone surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+    ['an overlong slash', Buffer.from([0xc0, 0xaf])],
+  ])('Should refuse a body with %s with a 400, storing nothing', async (_name, bad) => {
+    // Act
+    const posted = await api.post(bytesWith('MARKER', bad));
+    const listed = await api.events({ ...ALL_TIME, limit: '1000' });
+    // Assess
+    expect(posted.status).toBe(400);
+    expect((posted.body as { error: string }).error).toMatch(/^body: is not valid UTF-8 \(first bad byte at offset \d+\); send UTF-8 text$/);
+    expect(listed.body.filter((e) => e.job_namespace === 'strict')).toEqual([]);
+  });
+
+  it.each([
+    ['a number too large for a double', (t: string) => t.replace('"run":{', '"run":{"facets":{"x":{"_producer":"https://p","_schemaURL":"https://s","n":1e999}},'), 'run.facets.x.n: is a number too large'],
+    ['a lone surrogate escape', (t: string) => t.replace('"job":{"namespace":"', '"job":{"namespace":"\\ud800'), 'body.job.namespace: contains a lone surrogate (\\ud800)'],
+  ])('Should refuse %s with a 400 naming the field', async (_name, edit, message) => {
+    // Act
+    const compact = JSON.stringify(simple());
+    const edited = edit(compact);
+    expect(edited).not.toBe(compact);
+    const posted = await api.post(edited);
+    // Assess
+    expect(posted.status).toBe(400);
+    expect((posted.body as { error: string }).error).toContain(message);
+  });
+
+  it.each([['text/plain'], ['application/x-www-form-urlencoded']])('Should refuse Content-Type %s with 415 and store nothing', async (type) => {
+    // Act
+    const posted = await api.post(example('marquez/event_simple.json').text, { 'content-type': type });
+    // Assess
+    expect(posted).toMatchObject({ status: 415, body: { error: `Content-Type: ${type} is not supported; send the body as JSON with Content-Type: application/json` } });
+  });
+
+  it('Should read a body without Content-Type as JSON (some clients omit it)', async () => {
+    // Act
+    const posted = await fetch(`${api.baseUrl}/api/v1/lineage`, { method: 'POST', headers: api.headers, body: Buffer.from(example('marquez/event_unicode.json').text) });
+    // Assess
+    expect(posted.status).toBe(200);
+  });
+});
+
+describe('POST /api/v1/lineage: facet slips of real producers', () => {
+  it("Should keep an event whose Spark debug facet lacks _producer and _schemaURL, as sent, with warnings the events API shows", async () => {
+    // Prepare: the shape the Spark integration 1.53 sends with spark.openlineage.facets.debug.disabled=false.
+    const { api } = await freshOrg('Facet slips');
+    const event = {
+      eventType: 'START',
+      eventTime: '2026-11-20T10:00:00.000Z',
+      producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.53.0/integration/spark',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: {
+        runId: '0193a8c2-fe01-7439-87e6-56a1a1b4029f',
+        facets: {
+          debug: {
+            classpath: { sparkVersion: '3.5.1', openLineageVersion: '1.53.0', scalaVersion: '2.12', jars: [] },
+            system: { sparkDeployMode: 'client', javaVersion: '17.0.15', osName: 'Linux' },
+            config: { extraListeners: 'io.openlineage.spark.agent.OpenLineageSparkListener' },
+            logicalPlan: { nodes: [] },
+          },
+        },
+      },
+      job: { namespace: 'spark_debug', name: 'app.execute_insert_into' },
+      inputs: [],
+      outputs: [],
+    };
+    const text = JSON.stringify(event);
+    // Act
+    const posted = await api.post(text);
+    const listed = await api.events({ ...ALL_TIME, job: 'execute_insert_into' });
+    // Assess
+    expect(posted).toMatchObject({ status: 200, body: { status: 200 } });
+    expect(listed.body).toHaveLength(1);
+    expect(listed.body[0]?.event_raw).toEqual(event);
+    expect(listed.body[0]?.warnings).toEqual(['run.facets.debug._producer: is required (facet kept as sent)', 'run.facets.debug._schemaURL: is required (facet kept as sent)']);
+  });
+});

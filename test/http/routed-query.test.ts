@@ -269,6 +269,30 @@ describe('POST /api/v1/query: polars (a script, or pinned)', () => {
     expect(answer.body.engine_decision?.reasons).toContainEqual(expect.stringContaining('A script forces the polars engine'));
   });
 
+  it('Should read a table a script scans by its literal name without registering it, as the polars endpoint does', async () => {
+    // Act
+    const routed = await demo.query({ script: 'result = scan("tpch.region").select("r_name").sort("r_name")' });
+    const polars = await fetch(`${stack.baseUrl}/api/v1/warehouse/polars`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'script', script: 'result = scan("tpch.region").select("r_name").sort("r_name")' }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { results?: { rows: unknown[][] } } }));
+    // Assess
+    expect(routed.body.error).toBeUndefined();
+    expect(routed.status).toBe(200);
+    expect(routed.body).toMatchObject({ results: { rows: [['AFRICA'], ['AMERICA'], ['ASIA'], ['EUROPE'], ['MIDDLE EAST']] }, engine_decision: { engine: 'polars', input_tables: ['lakeline.tpch.region'] } });
+    expect(polars.status).toBe(200);
+    expect(polars.body.results?.rows).toEqual(routed.body.results?.rows);
+  });
+
+  it('Should answer 400 naming the literal scan of a table that does not exist', async () => {
+    // Act
+    const answer = await demo.query({ script: 'result = scan("tpch.no_such_table")' });
+    // Assess
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, error: 'scan("tpch.no_such_table"): table lakeline.tpch.no_such_table does not exist' });
+  });
+
   it('Should run SQL on polars when pinned, with the same rows as DuckDB', async () => {
     // Act
     const polars = await demo.query({ query: NATIONS, engine: 'polars' });

@@ -1,7 +1,7 @@
 /**
  * @module event-item
  * How one lineage event is laid out in the Events table (see docs/decisions.md, "Event keys"):
- * its base key, the keys of the four listing indexes, the small filter attributes they project,
+ * its base key, the keys of the six listing indexes, the small filter attributes they project,
  * and the body — the stored event's derived fields as JSON text plus the raw JSON text exactly as
  * received, gzip-compressed above a threshold, and moved to the blob store when the item would
  * not fit DynamoDB's 400 KB item limit.
@@ -38,8 +38,14 @@ export const GZIP_LEVEL = 1;
 /** Digits of the zero-padded size in `sizeKey`: enough for any body below 1 TB. */
 const SIZE_WIDTH = 12;
 
+/**
+ * Partitions per job on the job index: a busy job spreads its writes over this many partition key
+ * values, and a listing filtered to one job merges this many partitions.
+ */
+export const JOB_BUCKETS = 2;
+
 /** Index names of the Events table (`EVENTS_TABLE`). */
-export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun' } as const;
+export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun', byJob: 'byJob' } as const;
 
 /** Attributes the listing reads back in full for a page (never the index-only attributes). */
 export const BODY_ATTRIBUTES = ['pk', 'doc', 'raw', 'rawGz', 'blob', 'sizeBytes'] as const;
@@ -64,6 +70,19 @@ export const stateKey = (orgId: string, state: string, shard: number): string =>
 
 /** The partition key of a run on the run index. */
 export const runKey = (orgId: string, runId: string): string => `${orgId}#${runId}`;
+
+/**
+ * A short, fixed-width digest of a folded name for index keys: names are the caller's text of any
+ * length (a key attribute may hold at most 2 KB) and any characters (no separator is safe). Two
+ * names sharing a digest only share a partition; the listing still filters on the names themselves.
+ */
+const nameDigest = (...parts: readonly string[]): string => createHash('sha256').update(parts.join('\u0000'), 'utf8').digest('base64url').slice(0, 16);
+
+/** The job-index bucket of an event (from its id, like its shard). */
+export const jobBucketOf = (eventId: string): number => Number.parseInt(eventId.slice(0, 8), 16) % JOB_BUCKETS;
+
+/** The partition key of one bucket of a job (folded namespace and name) on the job index. */
+export const jobKey = (orgId: string, namespaceFolded: string, jobFolded: string, bucket: number): string => `${orgId}#j#${nameDigest(namespaceFolded, jobFolded)}#${bucket}`;
 
 /** A size as the fixed-width prefix of `sizeKey`. */
 export const paddedSize = (bytes: number): string => String(bytes).padStart(SIZE_WIDTH, '0');
@@ -91,6 +110,8 @@ export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes
     stateKey: stateKey(orgId, event.run_state, shard),
     // The run index is sparse: events without a run (DatasetEvent, JobEvent) have no entry.
     ...(event.run_id === null ? {} : { runKey: runKey(orgId, event.run_id) }),
+    // So is the job index: a DatasetEvent has no job.
+    ...(event.job_name === null || event.job_namespace === null ? {} : { jobKey: jobKey(orgId, event.jobNamespaceFolded, event.jobNameFolded, jobBucketOf(event.id)) }),
     eventTime: event.eventTimeKey,
     sizeBytes: event.event_size_in_bytes,
     runState: event.run_state,

@@ -6,7 +6,8 @@
  */
 import type { EventListQuery } from '#domain/lineage/ports';
 import { MAX_EPOCH_MICROS, MIN_EPOCH_MICROS, sortableTime } from '#domain/lineage/event-time';
-import { EVENT_INDEXES, SHARD_COUNT, runKey, shardKey, stateKey } from './event-item.ts';
+import { EVENT_INDEXES, JOB_BUCKETS, SHARD_COUNT, jobKey, runKey, shardKey, stateKey } from './event-item.ts';
+import type { DirectoryJob, NameDirectoryView } from './name-directory.ts';
 
 /**
  * With at most this many states asked for, the state index is read (states × shards partitions,
@@ -14,6 +15,20 @@ import { EVENT_INDEXES, SHARD_COUNT, runKey, shardKey, stateKey } from './event-
  * since most of what it reads then matches anyway and fewer partitions mean fewer requests.
  */
 export const MAX_STATES_ON_STATE_INDEX = 2;
+
+/**
+ * Most job-index partitions one listing merges (jobs matched × {@link JOB_BUCKETS}). A filter that
+ * matches more jobs is not selective in the usual case, so the time or state index with a filter
+ * reads little more than it returns.
+ */
+export const MAX_JOB_PARTITIONS = 64;
+
+/** Whether a listing filters by job or job namespace, so the name directory can narrow it. */
+export const usesNameDirectory = (query: EventListQuery): boolean => query.runId === undefined && (query.namespace !== undefined || query.job !== undefined);
+
+/** The directory's jobs that match the query's `namespace` and `job` substrings (both folded). */
+export const matchingJobs = (query: EventListQuery, directory: NameDirectoryView): DirectoryJob[] =>
+  directory.jobs.filter((j) => (query.namespace === undefined || j.namespace.includes(query.namespace)) && (query.job === undefined || j.job.includes(query.job)));
 
 /** The Queries that answer a listing request. */
 export interface QueryPlan {
@@ -41,15 +56,22 @@ export interface QueryPlan {
 }
 
 /**
- * Plans a listing for one org, or returns `undefined` when the window is empty.
+ * Plans a listing for one org, or returns `undefined` when nothing can match (an empty window, or
+ * a complete directory with no job matching the name filters).
  *
  * Paths: a run → the run index (one partition); size order → the size index (shards), with the time
- * window as a filter; one or two states in time order → the state index (states × shards);
+ * window as a filter; a `namespace`/`job` filter matching few jobs of the directory → the job index
+ * (jobs × buckets); one or two states in time order → the state index (states × shards);
  * otherwise → the time index (shards). The time window is a key condition wherever the index is
- * sorted by time. Substring and list filters run on the index entries (the attributes are projected).
+ * sorted by time. Substring and list filters run on the index entries (the attributes are
+ * projected) on every path, so a shared job-index partition never lets a wrong event through.
+ *
+ * @param directory - the org's name directory, when the query filters by name ({@link usesNameDirectory})
  */
-export function planQuery(orgId: string, query: EventListQuery): QueryPlan | undefined {
+export function planQuery(orgId: string, query: EventListQuery, directory?: NameDirectoryView): QueryPlan | undefined {
   if (query.startMicros >= query.endMicros) return undefined;
+  const jobs = directory?.complete && usesNameDirectory(query) ? matchingJobs(query, directory) : undefined;
+  if (jobs?.length === 0) return undefined;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const filters: string[] = [];
@@ -72,6 +94,10 @@ export function planQuery(orgId: string, query: EventListQuery): QueryPlan | und
     partitionAttribute = 'shardKey';
     partitions = shards.map((s) => shardKey(orgId, s));
     sortAttribute = 'sizeKey';
+  } else if (jobs !== undefined && jobs.length * JOB_BUCKETS <= MAX_JOB_PARTITIONS) {
+    indexName = EVENT_INDEXES.byJob;
+    partitionAttribute = 'jobKey';
+    partitions = jobs.flatMap((j) => Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(orgId, j.namespace, j.job, b)));
   } else if (query.states !== undefined && query.states.length <= MAX_STATES_ON_STATE_INDEX) {
     indexName = EVENT_INDEXES.byState;
     partitionAttribute = 'stateKey';
@@ -138,4 +164,37 @@ export function planQuery(orgId: string, query: EventListQuery): QueryPlan | und
 function bind(values: Record<string, unknown>, name: string, value: unknown): string {
   values[name] = value;
   return name;
+}
+
+/**
+ * The same listing, started just after the entry with sort key `after` (a continuation): the range
+ * on the sort key begins (ASC) or ends (DESC) there. The entry itself is within the range and must
+ * be skipped by the caller.
+ */
+export function resumePlan(plan: QueryPlan, after: string): QueryPlan {
+  if (plan.sortAttribute === 'timeKey') {
+    return { ...plan, values: { ...plan.values, [plan.forward ? ':lo' : ':hi']: after } };
+  }
+  return {
+    ...plan,
+    keyCondition: `${plan.keyCondition} AND #resume ${plan.forward ? '>=' : '<='} :resume`,
+    names: { ...plan.names, '#resume': plan.sortAttribute },
+    values: { ...plan.values, ':resume': after },
+  };
+}
+
+/** A canonical description of a listing without its offset and limit: pages of one listing share it. */
+export function listingKey(orgId: string, query: EventListQuery): string {
+  return JSON.stringify([
+    orgId,
+    String(query.startMicros),
+    String(query.endMicros),
+    query.sortBy,
+    query.order,
+    query.runId ?? null,
+    query.states ?? null,
+    query.namespace ?? null,
+    query.job ?? null,
+    query.integrations ?? null,
+  ]);
 }

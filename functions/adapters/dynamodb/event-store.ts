@@ -10,8 +10,10 @@ import type { BlobStore, EventListQuery, EventPage, EventRecord, EventStore, Put
 import type { StoredLineageEvent } from '#domain/lineage/types';
 import { isTransientInfrastructureError } from '#shared/http-errors';
 import { batchGetAll, batchPutAll, mapConcurrent } from './batch-ops.ts';
-import { BODY_ATTRIBUTES, blobKeyOf, decodeEvent, encodeEvent, paddedSize, responseBytes, type EncodedEvent } from './event-item.ts';
-import { planQuery, type QueryPlan } from './event-query.ts';
+import { BODY_ATTRIBUTES, blobKeyOf, decodeEvent, encodeEvent, eventPk, paddedSize, type EncodedEvent } from './event-item.ts';
+import { listingKey, planQuery, resumePlan, usesNameDirectory, type QueryPlan } from './event-query.ts';
+import { ListingContinuations } from './listing-continuations.ts';
+import { NameDirectory, type DirectoryJob } from './name-directory.ts';
 import { evenSizing, mergeSorted, type PagedSource } from './sorted-merge.ts';
 
 /** One index entry as the merge sees it. */
@@ -36,6 +38,8 @@ const STORE_UNAVAILABLE = 'Server error: the store is unavailable; retry later';
 export class DynamoEventStore implements EventStore {
   private readonly compressMinBytes: number | undefined;
   private readonly writeConcurrency: number;
+  private readonly names: NameDirectory;
+  private readonly continuations = new ListingContinuations();
 
   /**
    * @param doc - the document client
@@ -51,13 +55,22 @@ export class DynamoEventStore implements EventStore {
   ) {
     this.compressMinBytes = options.compressMinBytes;
     this.writeConcurrency = options.writeConcurrency ?? 4;
+    this.names = new NameDirectory(doc, tableName);
   }
 
   async put(orgId: string, record: EventRecord): Promise<PutOutcome> {
+    // The job is in the name directory before any event of it is (listing relies on that).
+    await this.names.record(orgId, jobsOf([record]));
     return this.putEncoded(this.encode(orgId, record));
   }
 
   async putMany(orgId: string, records: readonly EventRecord[]): Promise<PutManyOutcome[]> {
+    try {
+      await this.names.record(orgId, jobsOf(records));
+    } catch (err) {
+      if (!isTransientInfrastructureError(err)) throw err;
+      return records.map(() => ({ ok: false, reason: STORE_UNAVAILABLE, retriable: true }));
+    }
     const encoded = records.map((record) => this.encode(orgId, record));
     // The same event twice in one batch is written once; every copy gets that write's outcome.
     const firstOf = new Map<string, number>();
@@ -101,36 +114,38 @@ export class DynamoEventStore implements EventStore {
   }
 
   async list(orgId: string, query: EventListQuery): Promise<EventPage> {
-    const plan = planQuery(orgId, query);
-    if (plan === undefined) return { events: [], truncated: false };
-    const wanted = query.offset + query.limit;
-    const entries = plan.sortBySizeInMemory ? await this.readAllBySize(plan, query.order === 'ASC') : await this.mergePartitions(plan, wanted);
-    const page = entries.slice(query.offset, wanted);
-    if (page.length === 0) return { events: [], truncated: false };
+    const plan = planQuery(orgId, query, usesNameDirectory(query) ? await this.names.read(orgId) : undefined);
+    if (plan === undefined) return { events: [] };
+    const page = plan.sortBySizeInMemory ? (await this.readAllBySize(plan, query.order === 'ASC')).slice(query.offset, query.offset + query.limit) : await this.pageOf(orgId, plan, query);
+    if (page.length === 0) return { events: [] };
 
     const items = await batchGetAll(this.doc, this.tableName, 'pk', page.map((e) => ({ pk: e.pk })), BODY_ATTRIBUTES);
-    const kept: Record<string, unknown>[] = [];
-    let bytes = 0;
-    let truncated = false;
-    for (const entry of page) {
-      // GSIs are written after the item, so an entry always has its item; skip defensively.
-      const item = items.get(entry.pk);
-      if (item === undefined) continue;
-      const size = responseBytes(item);
-      if (kept.length > 0 && bytes + size > query.maxPageBytes) {
-        truncated = true;
-        break;
-      }
-      bytes += size;
-      kept.push(item);
-    }
+    // GSIs are written after the item, so an entry always has its item; skipped defensively.
+    const kept = page.map((entry) => items.get(entry.pk)).filter((item): item is Record<string, unknown> => item !== undefined);
     const events: StoredLineageEvent[] = await Promise.all(
       kept.map(async (item) => {
         const key = blobKeyOf(item);
         return decodeEvent(item, key === undefined ? undefined : await this.blobs().get(key));
       }),
     );
-    return { events, truncated };
+    return { events };
+  }
+
+  /**
+   * One page of a merged listing: continued from where the previous page of the same listing ended
+   * when that is known (see listing-continuations.ts), else the first `offset + limit` entries of
+   * the merge with the first `offset` dropped.
+   */
+  private async pageOf(orgId: string, plan: QueryPlan, query: EventListQuery): Promise<Entry[]> {
+    const listing = listingKey(orgId, query);
+    const after = query.offset > 0 ? this.continuations.find(listing, query.offset) : undefined;
+    const page =
+      after === undefined
+        ? (await this.mergePartitions(orgId, plan, query.offset + query.limit)).slice(query.offset)
+        : await this.mergePartitions(orgId, resumePlan(plan, after), query.limit, after);
+    const last = page.at(-1);
+    if (last !== undefined && page.length === query.limit) this.continuations.remember(listing, query.offset + page.length, last.sort);
+    return page;
   }
 
   private encode(orgId: string, record: EventRecord): EncodedEvent {
@@ -169,9 +184,19 @@ export class DynamoEventStore implements EventStore {
     }
   }
 
-  /** The first `wanted` entries of the plan's partitions, merged in order. */
-  private async mergePartitions(plan: QueryPlan, wanted: number): Promise<Entry[]> {
-    const sources = plan.partitions.map((partition) => this.partitionSource(plan, partition, [plan.sortAttribute], (item) => String(item[plan.sortAttribute])));
+  /**
+   * The first `wanted` entries of the plan's partitions, merged in order. Only the sort key is
+   * read: it ends with the event id, from which the item's key follows.
+   * @param after - a continuation: the entry with this sort key (where the plan starts) is skipped
+   */
+  private async mergePartitions(orgId: string, plan: QueryPlan, wanted: number, after?: string): Promise<Entry[]> {
+    const pkOfSort = (sort: string) => eventPk(orgId, sort.slice(sort.lastIndexOf('#') + 1));
+    const sources = plan.partitions.map((partition) =>
+      this.partitionSource(plan, partition, [plan.sortAttribute], (item) => {
+        const sort = String(item[plan.sortAttribute]);
+        return sort === after ? undefined : { pk: pkOfSort(sort), sort };
+      }),
+    );
     const compare = plan.forward ? (a: Entry, b: Entry) => compareText(a.sort, b.sort) : (a: Entry, b: Entry) => compareText(b.sort, a.sort);
     return mergeSorted(sources, compare, wanted, evenSizing(wanted, sources.length, plan.filtered));
   }
@@ -180,7 +205,7 @@ export class DynamoEventStore implements EventStore {
   private async readAllBySize(plan: QueryPlan, ascending: boolean): Promise<Entry[]> {
     const entries: Entry[] = [];
     for (const partition of plan.partitions) {
-      const source = this.partitionSource(plan, partition, ['timeKey', 'sizeBytes'], (item) => `${paddedSize(Number(item.sizeBytes))}#${String(item.timeKey)}`);
+      const source = this.partitionSource(plan, partition, ['pk', 'timeKey', 'sizeBytes'], (item) => ({ pk: String(item.pk), sort: `${paddedSize(Number(item.sizeBytes))}#${String(item.timeKey)}` }));
       for (let done = false; !done; ) {
         const page = await source(1_000);
         entries.push(...page.items);
@@ -190,11 +215,14 @@ export class DynamoEventStore implements EventStore {
     return entries.sort((a, b) => (ascending ? compareText(a.sort, b.sort) : compareText(b.sort, a.sort)));
   }
 
-  /** A paged Query over one partition of the plan's index, reading only what the merge needs. */
-  private partitionSource(plan: QueryPlan, partition: string, attributes: readonly string[], sortOf: (item: Record<string, unknown>) => string): PagedSource<Entry> {
+  /**
+   * A paged Query over one partition of the plan's index, reading only the attributes the merge
+   * needs; `entryOf` turns an index entry into a merge entry (or drops it).
+   */
+  private partitionSource(plan: QueryPlan, partition: string, attributes: readonly string[], entryOf: (item: Record<string, unknown>) => Entry | undefined): PagedSource<Entry> {
     let startKey: Record<string, unknown> | undefined;
     const names: Record<string, string> = { ...plan.names };
-    const projected = ['pk', ...attributes].map((name, i) => {
+    const projected = attributes.map((name, i) => {
       names[`#a${i}`] = name;
       return `#a${i}`;
     });
@@ -214,13 +242,17 @@ export class DynamoEventStore implements EventStore {
         }),
       );
       startKey = out.LastEvaluatedKey;
-      const items = (out.Items ?? []).map((item) => ({ pk: String(item.pk), sort: sortOf(item) }));
+      const items = (out.Items ?? []).flatMap((item) => entryOf(item) ?? []);
       return { items, done: startKey === undefined, examined: out.ScannedCount ?? items.length };
     };
   }
 }
 
 const pkOf = (encoded: EncodedEvent): string => String(encoded.item.pk);
+
+/** The jobs the records name (folded), for the name directory; DatasetEvents name none. */
+const jobsOf = (records: readonly EventRecord[]): DirectoryJob[] =>
+  records.flatMap(({ event }) => (event.job_name === null || event.job_namespace === null ? [] : [{ namespace: event.jobNamespaceFolded, job: event.jobNameFolded }]));
 
 /** Code-unit order, the order DynamoDB sorts string keys in (keys here are ASCII). */
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

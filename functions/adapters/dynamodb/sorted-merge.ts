@@ -29,11 +29,17 @@ export interface PageSizing {
   readonly max: number;
 }
 
+/**
+ * Largest page asked of one source. Merge entries are one sort key (~60 bytes), so this stays far
+ * below DynamoDB's 1 MB per Query page while a deep offset needs few round trips.
+ */
+export const MAX_SOURCE_PAGE = 5_000;
+
 /** First-page size that covers `wanted` entries spread evenly over `sources` streams, with slack. */
 export const evenSizing = (wanted: number, sources: number, filtered: boolean): PageSizing => {
   const share = Math.ceil((wanted * 1.25) / Math.max(1, sources)) + 4;
   // With filters, many entries of a page may be dropped; start larger so one round often suffices.
-  return { first: Math.min(1_000, filtered ? Math.max(share, 80) : share), max: 2_000 };
+  return { first: Math.min(MAX_SOURCE_PAGE, filtered ? Math.max(share, 80) : share), max: MAX_SOURCE_PAGE };
 };
 
 /**

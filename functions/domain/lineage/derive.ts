@@ -29,13 +29,13 @@ const UUID = /^(?:urn:uuid:)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
  * @param raw - the parsed event
  * @param rawBytes - byte length of the JSON body as received (`event_size_in_bytes`)
  * @param receivedAt - when the service received it
- * @param kind - the kind {@link validateEvent} returned; when omitted the event is validated here
- * @throws {InvalidEventError} when the event is not valid (only possible when `kind` is omitted)
+ * @param verdict - the kind and warnings {@link validateEvent} returned; when omitted the event is validated here
+ * @throws {InvalidEventError} when the event is not valid (only possible when `verdict` is omitted)
  * @throws {RangeError} when `rawBytes` is not a non-negative integer or `receivedAt` is invalid
  */
-export function deriveStoredEvent(raw: object, rawBytes: number, receivedAt: Date, kind?: EventKind): DerivedLineageEvent {
+export function deriveStoredEvent(raw: object, rawBytes: number, receivedAt: Date, verdict?: { readonly kind: EventKind; readonly warnings: readonly string[] }): DerivedLineageEvent {
   if (!Number.isSafeInteger(rawBytes) || rawBytes < 0) throw new RangeError(`rawBytes must be a non-negative integer, got ${rawBytes}`);
-  const eventKind = kind ?? validatedKind(raw);
+  const { kind: eventKind, warnings } = verdict ?? validatedKind(raw);
   const event = raw as Json;
   const time = parseEventTime(String(event.eventTime));
   const run = eventKind === 'RunEvent' ? asRecord(event.run) : undefined;
@@ -65,6 +65,7 @@ export function deriveStoredEvent(raw: object, rawBytes: number, receivedAt: Dat
     parent_job_name: stringOrNull(asRecord(parent?.job)?.name),
     inputs: eventKind === 'DatasetEvent' ? [] : datasetRefs(event.inputs),
     outputs: eventKind === 'DatasetEvent' ? datasetRefs([event.dataset]) : datasetRefs(event.outputs),
+    ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
   };
   return {
     ...stored,
@@ -91,7 +92,7 @@ export type PreparedEvent =
 export function prepareEvent(raw: unknown, rawBytes: number, receivedAt: Date): PreparedEvent {
   const verdict = validateEvent(raw);
   if (!verdict.ok) return verdict;
-  return { ok: true, event: deriveStoredEvent(raw as object, rawBytes, receivedAt, verdict.kind) };
+  return { ok: true, event: deriveStoredEvent(raw as object, rawBytes, receivedAt, verdict) };
 }
 
 /**
@@ -102,10 +103,10 @@ export function toPublicEvent(event: DerivedLineageEvent): StoredLineageEvent {
   return stored;
 }
 
-function validatedKind(raw: object): EventKind {
+function validatedKind(raw: object): { readonly kind: EventKind; readonly warnings: readonly string[] } {
   const verdict = validateEvent(raw);
   if (!verdict.ok) throw new InvalidEventError(verdict.field, verdict.error);
-  return verdict.kind;
+  return verdict;
 }
 
 function runState(kind: EventKind, eventType: unknown): RunState {

@@ -5,10 +5,11 @@
  * with `prepareEvent` and hand accepted events to the {@link EventStore}; they resolve only once
  * the store has acknowledged the write.
  */
-import { ValidationError } from '../errors.ts';
+import { DomainError, PayloadTooLargeError, ValidationError } from '../errors.ts';
+import { firstProblem, parseStrictJson } from '../strict-json.ts';
 import { prepareEvent } from './derive.ts';
 import { InvalidEventError } from './errors.ts';
-import { splitJsonArray } from './json-array.ts';
+import { scanJsonArray } from './json-array.ts';
 import type { EventRecord, EventStore, PutOutcome } from './ports.ts';
 
 /** A request body as read by the handler: the parsed value and its JSON text (decompressed). */
@@ -18,6 +19,18 @@ export interface ReceivedBody {
   /** UTF-8 byte length of `text`. */
   readonly bytes: number;
 }
+
+/** A batch body as read by the handler: its JSON text, not parsed (elements are parsed one by one). */
+export type ReceivedBatch = Omit<ReceivedBody, 'value'>;
+
+/**
+ * Most events in one batch (`POST /api/v1/lineage/batch`); a larger batch is refused with 413
+ * before any element is parsed. OpenLineage clients send batches of tens to hundreds of events.
+ */
+export const MAX_BATCH_EVENTS = 1_000;
+
+/** Most refused elements a batch answer lists one by one; the summary counts all of them. */
+export const MAX_LISTED_FAILURES = 100;
 
 /**
  * Stores one event for an org.
@@ -43,7 +56,11 @@ export interface FailedEvent {
   readonly retriable: boolean;
 }
 
-/** The answer to a batch (OpenLineage.yml's 200 body, plus `failure` when nothing was stored). */
+/**
+ * The answer to a batch (OpenLineage.yml's 200 body, plus `failure` when nothing was stored).
+ * `failed_events` lists the first {@link MAX_LISTED_FAILURES} refused elements by index; the
+ * summary counts every one.
+ */
 export interface BatchOutcome {
   /** `success`: all stored; `partial_success`: some stored; `failure`: none stored. */
   readonly status: 'success' | 'partial_success' | 'failure';
@@ -58,27 +75,40 @@ export interface BatchOutcome {
 }
 
 /**
- * Stores a batch: a JSON array of events. Valid elements are stored even when others are refused;
- * each refused element is reported with its index, the validation message as reason, and whether
- * retrying could help.
+ * Stores a batch: a JSON array of at most {@link MAX_BATCH_EVENTS} events. Valid elements are
+ * stored even when others are refused; each refused element is reported with its index, the
+ * validation message as reason, and whether retrying could help.
  *
  * Each element's `event_size_in_bytes` and stored raw text are its own slice of the request text
  * (as the producer wrote it, whitespace around it excluded), so an event gets the same size
- * whether it came alone or in a batch with the same formatting.
+ * whether it came alone or in a batch with the same formatting. Elements are parsed one by one
+ * after the array's shape is checked, so work is bounded by the element limit, not by the body.
  *
- * @throws {ValidationError} when the body is not a JSON array
+ * @throws {ValidationError} when the body is not a JSON array (or not valid JSON)
+ * @throws {PayloadTooLargeError} (413) above {@link MAX_BATCH_EVENTS} events
  */
-export async function ingestBatch(store: EventStore, orgId: string, body: ReceivedBody, receivedAt: Date): Promise<BatchOutcome> {
-  if (!Array.isArray(body.value)) throw new ValidationError('body: must be a JSON array of OpenLineage events');
-  const elements: readonly unknown[] = body.value;
-  const texts = splitJsonArray(body.text);
-  // Cannot differ for text that JSON.parse accepted; checked so a scanner bug cannot mis-attribute text.
-  if (texts === undefined || texts.length !== elements.length) throw new Error('batch: element boundaries do not match the parsed array');
+export async function ingestBatch(store: EventStore, orgId: string, body: ReceivedBatch, receivedAt: Date): Promise<BatchOutcome> {
+  const scanned = scanJsonArray(body.text, MAX_BATCH_EVENTS);
+  if (scanned.kind === 'too-many') {
+    throw new PayloadTooLargeError(`body: a batch holds at most ${MAX_BATCH_EVENTS} events; this one has more, so split it into several batches`);
+  }
+  if (scanned.kind !== 'elements') {
+    // Parsed only to say what is wrong: valid JSON that is not an array, or invalid JSON.
+    if (scanned.kind === 'not-array') parseStrictJson(body.text);
+    throw new ValidationError(scanned.kind === 'not-array' ? 'body: must be a JSON array of OpenLineage events' : 'body: must be valid JSON (a malformed array)');
+  }
+  const texts = scanned.texts;
+  // Every element must parse: otherwise the body is not JSON, and nothing of it is stored.
+  const elements = texts.map((text, index) => parseElement(text, index));
 
   const failed: FailedEvent[] = [];
   const records: EventRecord[] = [];
   const recordIndexes: number[] = [];
   elements.forEach((element, index) => {
+    if (element instanceof DomainError) {
+      failed.push({ index, reason: element.message, retriable: false });
+      return;
+    }
     const text = texts[index] as string;
     const prepared = prepareEvent(element, Buffer.byteLength(text, 'utf8'), receivedAt);
     if (!prepared.ok) {
@@ -96,10 +126,25 @@ export async function ingestBatch(store: EventStore, orgId: string, body: Receiv
   failed.sort((a, b) => a.index - b.index);
 
   const retriable = failed.filter((f) => f.retriable).length;
-  const successful = elements.length - failed.length;
+  const successful = texts.length - failed.length;
   return {
     status: failed.length === 0 ? 'success' : successful > 0 ? 'partial_success' : 'failure',
-    summary: { received: elements.length, successful, failed: failed.length, retriable, non_retriable: failed.length - retriable },
-    failed_events: failed,
+    summary: { received: texts.length, successful, failed: failed.length, retriable, non_retriable: failed.length - retriable },
+    failed_events: failed.slice(0, MAX_LISTED_FAILURES),
   };
+}
+
+/**
+ * One element, parsed strictly. Invalid JSON syntax fails the whole body (it is not JSON); a
+ * value JSON cannot carry faithfully (1e999, a lone surrogate) fails only that element.
+ */
+function parseElement(text: string, index: number): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`body: must be valid JSON (element ${index}: ${(err as Error).message})`);
+  }
+  const problem = firstProblem(value, `[${index}]`);
+  return problem === undefined ? value : new ValidationError(problem);
 }

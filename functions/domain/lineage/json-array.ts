@@ -12,25 +12,38 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
+/** What {@link scanJsonArray} found. */
+export type ScannedArray =
+  /** The text of each element, in order, without the whitespace around it. */
+  | { readonly kind: 'elements'; readonly texts: string[] }
+  /** The top-level value is not an array (or not JSON at all). */
+  | { readonly kind: 'not-array' }
+  /** An array with more than `maxElements` elements; the scan stopped there. */
+  | { readonly kind: 'too-many' }
+  /** An array whose commas or brackets are out of place (so not valid JSON). */
+  | { readonly kind: 'malformed' };
+
 /**
- * The source text of each element of a JSON array, without surrounding whitespace.
+ * Finds the text of each element of a top-level JSON array without parsing the elements, stopping
+ * as soon as there are more than `maxElements`, so a huge array of tiny elements costs nothing to
+ * refuse. It checks the array's own syntax (elements separated by single commas, no trailing
+ * comma, nothing after the closing bracket); each element's text must still be parsed by the
+ * caller, which together makes the whole text valid JSON or not.
  *
- * The text must already be known to be valid JSON (the caller has parsed it): this is a boundary
- * scanner, not a parser. It tracks only strings (so brackets and commas inside them are skipped)
- * and nesting depth, and jumps from quote to quote with `indexOf`, so a 10 MB batch is scanned in
- * milliseconds.
+ * It tracks only strings (so brackets and commas inside them are skipped) and nesting depth, and
+ * jumps from quote to quote with `indexOf`, so a 10 MB batch is scanned in milliseconds.
  *
- * @param text - valid JSON text
- * @returns one slice per element, or `undefined` when the top-level value is not an array
- * @example splitJsonArray(' [ {"a": [1, 2]} , "x,]" ] ') // ['{"a": [1, 2]}', '"x,]"']
+ * @example scanJsonArray(' [ {"a": [1, 2]} , "x,]" ] ') // { kind: 'elements', texts: ['{"a": [1, 2]}', '"x,]"'] }
  */
-export function splitJsonArray(text: string): string[] | undefined {
+export function scanJsonArray(text: string, maxElements = Number.POSITIVE_INFINITY): ScannedArray {
   let i = skipWhitespace(text, 0);
-  if (text.charCodeAt(i) !== OPEN_BRACKET) return undefined;
+  if (text.charCodeAt(i) !== OPEN_BRACKET) return { kind: 'not-array' };
   i += 1;
-  const elements: string[] = [];
+  const texts: string[] = [];
   let depth = 0;
   let elementStart = -1;
+  // Whether a comma was just seen (an element must follow before the next comma or the end).
+  let afterComma = false;
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -39,17 +52,33 @@ export function splitJsonArray(text: string): string[] | undefined {
       continue;
     }
     if (depth === 0 && (c === COMMA || c === CLOSE_BRACKET)) {
-      if (elementStart >= 0) elements.push(text.slice(elementStart, trimEnd(text, i)));
+      if (elementStart >= 0) {
+        texts.push(text.slice(elementStart, trimEnd(text, i)));
+        if (texts.length > maxElements) return { kind: 'too-many' };
+      } else if (afterComma || c === COMMA) {
+        // `[,`, `,,` or `,]`: a missing element.
+        return { kind: 'malformed' };
+      }
       elementStart = -1;
-      if (c === CLOSE_BRACKET) return elements;
+      afterComma = c === COMMA;
+      if (c === CLOSE_BRACKET) return skipWhitespace(text, i + 1) === text.length ? { kind: 'elements', texts } : { kind: 'malformed' };
       continue;
     }
     if (elementStart < 0 && !isWhitespace(c)) elementStart = i;
     if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
     else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth -= 1;
   }
-  // Unterminated array: the text was not valid JSON after all.
-  return undefined;
+  // Unterminated array.
+  return { kind: 'malformed' };
+}
+
+/**
+ * The source text of each element of a JSON array already known to be valid JSON, or
+ * `undefined` when the top-level value is not an array.
+ */
+export function splitJsonArray(text: string): string[] | undefined {
+  const scanned = scanJsonArray(text);
+  return scanned.kind === 'elements' ? scanned.texts : undefined;
 }
 
 /** Index of the quote closing the string that opens at `open`. */

@@ -53,20 +53,14 @@ export interface EventListQuery {
   /** Folded integration names; an event matches when its folded `integration` is one of them. */
   readonly integrations?: readonly string[];
   readonly limit: number;
+  /** Events to skip; any non-negative safe integer. */
   readonly offset: number;
-  /**
-   * Upper bound on the total size of the page's events, in bytes of JSON (approximately). A page
-   * stops early, after at least one event, when the next event would cross it.
-   */
-  readonly maxPageBytes: number;
 }
 
 /** One page of a listing. */
 export interface EventPage {
-  /** The events, in the requested order. */
+  /** The events, in the requested order: `limit` of them unless the listing ends first. */
   readonly events: readonly StoredLineageEvent[];
-  /** Whether {@link EventListQuery.maxPageBytes} cut the page short of `limit` with more events left. */
-  readonly truncated: boolean;
 }
 
 /** Port: where an organization's lineage events live. Every method is scoped to one org. */

@@ -60,6 +60,11 @@ export interface StoredLineageEvent {
   readonly parent_job_name: string | null;
   readonly inputs: readonly DatasetRef[];
   readonly outputs: readonly DatasetRef[];
+  /**
+   * Problems the service tolerated in the event's facets (a facet without `_producer`, say), each
+   * naming the facet; absent when there were none. The facets themselves are stored as sent.
+   */
+  readonly warnings?: readonly string[];
 }
 
 /** Fields the event store keys and filters on; never returned to callers. */

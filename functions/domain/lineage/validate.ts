@@ -2,16 +2,37 @@
  * @module validate
  * Decides whether an incoming document is an OpenLineage event the service accepts, and which of
  * the core schema's three definitions it is. Verdicts equal ajv's over the official schema except
- * for the relaxations listed in `schema.ts` and the nesting limit below.
+ * for the relaxations listed in `schema.ts`, the nesting limit below, and facet slips: a facet that
+ * breaks the facet schema (see {@link isInsideFacet}) is kept as sent with a warning, while the
+ * event-level rules (runId, eventTime, job, dataset names, producer, schemaURL) stay strict.
  */
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { describeProblems, joinProblems, ROOT_FIELD } from './error-messages.ts';
 import { KIND_VALIDATORS } from './schema.ts';
 import type { EventKind } from './types.ts';
 
 /** The verdict on one document. */
 export type ValidationResult =
-  | { readonly ok: true; readonly kind: EventKind }
+  | { readonly ok: true; readonly kind: EventKind; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly error: string; readonly field: string };
+
+/** At most this many facet warnings are kept per event; the rest are counted in the last one. */
+export const MAX_WARNINGS = 20;
+
+/**
+ * Where a facet sits in an event, as a JSON pointer: `/run/facets/<name>`, `/job/facets/<name>`,
+ * `/dataset/facets/<name>` (DatasetEvent), and `/inputs|outputs/<i>/facets|inputFacets|outputFacets/<name>`.
+ */
+const FACET_POINTER = /^\/(?:(?:run|job|dataset)\/facets|(?:inputs|outputs)\/\d+\/(?:facets|inputFacets|outputFacets))\/[^/]+(?:\/|$)/;
+
+/**
+ * Whether a schema error lies inside one facet (the facet object itself or anything in it). Real
+ * producers break the facet schema in these ways, all tolerated: a facet without `_producer` or
+ * `_schemaURL` (the Spark integration's `debug` run facet), `_producer`/`_schemaURL` that are not
+ * absolute URIs (custom facets with relative schema paths), `_deleted` that is not a boolean, a
+ * facet that is `null` or not an object. The event keeps the facet exactly as sent.
+ */
+export const isInsideFacet = (error: ErrorObject): boolean => FACET_POINTER.test(error.instancePath);
 
 /**
  * Deepest nesting of objects and arrays accepted. The schema itself sets none, but storing and
@@ -75,11 +96,29 @@ function jobOrDatasetEvent(event: object): ValidationResult {
 
 function check(event: object, kind: EventKind): ValidationResult {
   const validator = KIND_VALIDATORS[kind];
-  if (validator(event)) return { ok: true, kind };
-  const problems = describeProblems(validator.errors ?? [], event);
+  if (validator(event)) return { ok: true, kind, warnings: [] };
+  const errors = validator.errors ?? [];
+  // Composite keywords (anyOf over a facets map) only say that something below failed.
+  const concrete = errors.filter((e) => !COMPOSITE_KEYWORDS.has(e.keyword));
+  if (concrete.length > 0 && concrete.every(isInsideFacet)) {
+    return { ok: true, kind, warnings: facetWarnings(describeProblems(concrete, event).map((p) => p.message)) };
+  }
+  const problems = describeProblems(
+    concrete.filter((e) => !isInsideFacet(e)),
+    event,
+  );
   const first = problems[0];
   if (first === undefined) return invalid(ROOT_FIELD, `${ROOT_FIELD}: is not a valid ${kind}`);
   return invalid(first.field, joinProblems(problems));
+}
+
+const COMPOSITE_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else']);
+
+/** The warnings of an accepted event, each `<facet path>: <problem> (kept as sent)`, at most {@link MAX_WARNINGS}. */
+function facetWarnings(messages: readonly string[]): string[] {
+  const shown = messages.slice(0, MAX_WARNINGS).map((m) => `${m} (facet kept as sent)`);
+  const hidden = messages.length - shown.length;
+  return hidden > 0 ? [...shown, `and ${hidden} more facet problems`] : shown;
 }
 
 function invalid(field: string, error: string): ValidationResult {

@@ -20,7 +20,8 @@ export const tierFor = (vcpus: number): PolarsTier => POLARS_TIERS.find((t) => t
 export interface RoutedPolarsRun {
   readonly orgId: string;
   readonly source: { readonly kind: 'sql'; readonly sql: string } | { readonly kind: 'script'; readonly script: string };
-  readonly tables: readonly { readonly alias: string; readonly table: LoadedTable }[];
+  /** Each table under its alias when it has one, and under its own `namespace.table` name. */
+  readonly tables: readonly { readonly alias?: string; readonly table: LoadedTable }[];
   readonly vcpus: number;
   readonly timeoutMs: number;
 }
@@ -35,7 +36,7 @@ export const polarsEngineOf = (sandbox: PolarsSandbox) => ({
       orgId: request.orgId,
       source: request.source.kind === 'sql' ? request.source : { kind: 'script', script: request.source.script, params: {} },
       tables: request.tables.map(({ alias, table }) => ({
-        names: [alias, `${table.engine.name.namespace}.${table.engine.name.table}`],
+        names: [...(alias === undefined ? [] : [alias]), `${table.engine.name.namespace}.${table.engine.name.table}`],
         metadataLocation: table.engine.metadataLocation,
         location: table.engine.location,
       })),

@@ -14,6 +14,7 @@ import type { OrgStore } from '../orgs/org.ts';
 import { requireComputeAccess, VCPU_SECOND_PRICE_USD } from '../orgs/plans.ts';
 import type { TabularResult } from '../query/engine.ts';
 import { findTable, loadTable } from '../query/lake-tables.ts';
+import { literalScans } from './script-tables.ts';
 import { analyzeSql } from '../sql/index.ts';
 import type { QualifiedName, TableRef as SqlTableRef } from '../sql/types.ts';
 import { POLARS_TIERS, type PolarsSandbox, type PolarsTier, type SandboxResult, type SandboxTable } from './sandbox.ts';
@@ -67,9 +68,6 @@ export const DEFAULT_MAX_RESULT_BYTES = 5 * 1024 * 1024;
 const ALIAS_NAMESPACE = '__registered__';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** `scan("namespace.table")` with a literal name: the tables a script reads without registering them. */
-const LITERAL_SCAN = /\bscan\s*\(\s*(?:r|R)?(['"])((?:[A-Za-z_][A-Za-z0-9_]*\.){1,2}[A-Za-z_][A-Za-z0-9_]*)\1\s*\)/g;
 
 /** The contract's duration text. */
 const formatMs = (ms: number): string => `${Math.max(0, Math.round(ms))}ms`;
@@ -158,11 +156,7 @@ const sandboxTables = async (deps: PolarsDeps, known: readonly CatalogTable[], r
   const used = request.mode === 'query' ? checkQuery(request.query as string, registrations) : undefined;
   for (const { alias, table } of resolved) if (!used || used.has(alias)) add(table, alias);
   if (request.mode === 'script') {
-    for (const match of (request.script as string).matchAll(LITERAL_SCAN)) {
-      const text = match[2] as string;
-      const name = parseTableName(`scan("${text}")`, text);
-      add(lookup(known, name, `scan("${text}")`), `${name.namespace}.${name.table}`);
-    }
+    for (const { text, table } of literalScans(request.script as string)) add(lookup(known, table, `scan("${text}")`), `${table.namespace}.${table.table}`);
   }
   return Promise.all(
     [...byTable.values()].map(async ({ table, names }) => {

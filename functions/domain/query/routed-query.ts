@@ -33,11 +33,15 @@ import type { QueryEngine, TabularResult } from './engine.ts';
 import { queryJob, type JobIdentity } from './job.ts';
 import { catalogResolver, findTable, loadInputTables, type LoadedTable } from './lake-tables.ts';
 import { DEFAULT_LIMITS, formatMs, type LegacyQueryLimits } from './legacy-query.ts';
+import { literalScans } from '../polars/script-tables.ts';
 import { sandboxOf } from './sandbox.ts';
 
-/** A table a polars run reads, under the name its SQL or script uses. */
+/**
+ * A table a polars run reads: under its alias when the SQL or script registers one, and always
+ * under its own `namespace.table` name (a script may scan it by that literal name).
+ */
 export interface PolarsTable {
-  readonly alias: string;
+  readonly alias?: string;
   readonly table: LoadedTable;
 }
 
@@ -204,6 +208,13 @@ const plannedEstimates = async (deps: RoutedQueryDeps, inputs: readonly LoadedTa
   }
 };
 
+/** A table of the org's catalog snapshot, or 400 naming the field that named it. */
+const existing = (known: readonly CatalogTable[], name: TableName, field: string): CatalogTable => {
+  const found = findTable(known, name);
+  if (!found) throw new ValidationError(`${field}: table ${qualifiedName(name)} does not exist`);
+  return found;
+};
+
 const plan = async (deps: RoutedQueryDeps, orgId: string, request: CheckedRoutedRequest): Promise<Planned> => {
   const [org, known] = await Promise.all([deps.orgs.get(orgId), deps.catalog.listTables(orgId)]);
   if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);
@@ -214,12 +225,13 @@ const plan = async (deps: RoutedQueryDeps, orgId: string, request: CheckedRouted
   };
 
   if (request.source.kind === 'script') {
-    const names = request.source.tables.map((t, i) => {
-      const found = findTable(known, t.table);
-      if (!found) throw new ValidationError(`tables.${i}: table ${qualifiedName(t.table)} does not exist`);
-      return { namespace: found.namespace, table: found.table };
-    });
-    const inputs = await loadInputTables(deps.storage, known, names);
+    // The polars endpoint's rule: the registered tables, plus the tables scanned by a literal name.
+    const registered = request.source.tables.map((t, i) => ({ alias: t.alias as string | undefined, found: existing(known, t.table, `tables.${i}`) }));
+    const scanned = literalScans(request.source.script)
+      .map(({ text, table }) => ({ alias: undefined, found: existing(known, table, `scan("${text}")`) }))
+      .filter(({ found }) => !registered.some((r) => r.found === found));
+    const reads = [...registered, ...scanned];
+    const inputs = await loadInputTables(deps.storage, known, reads.map(({ found }) => ({ namespace: found.namespace, table: found.table })));
     const write = request.destination ? destinationWrite(request) : undefined;
     const route = decideRoute({ engine: request.engine, kind: 'script', ...(write ? { write } : {}), inputs: estimates(inputs) }, context);
     return {
@@ -229,7 +241,7 @@ const plan = async (deps: RoutedQueryDeps, orgId: string, request: CheckedRouted
       job: queryJob(`script:${request.source.script}`),
       inputs,
       dialect: 'polars',
-      polarsTables: request.source.tables.map((t, i) => ({ alias: t.alias, table: inputs[i] as LoadedTable })),
+      polarsTables: reads.map(({ alias }, i) => ({ ...(alias === undefined ? {} : { alias }), table: inputs[i] as LoadedTable })),
     };
   }
 

@@ -94,5 +94,9 @@ export const StoredLineageEvent = z
     parent_job_name: z.string().nullable().optional(),
     inputs: z.array(DatasetId),
     outputs: z.array(DatasetId),
+    warnings: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Problems tolerated in the event's facets (e.g. a facet without `_producer`), each naming the facet; the facets are stored as sent. Absent when there were none." }),
   })
   .openapi('StoredLineageEvent');

@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLargeError, ValidationError } from '#domain/errors';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '#domain/errors';
 import { bodyBytes, header, jsonBody } from '#shared/request';
 
 type BodyEvent = Parameters<typeof jsonBody>[0];
@@ -74,12 +74,12 @@ describe('jsonBody', () => {
     expect(read).toThrow(PayloadTooLargeError);
   });
 
-  it('Should read a lone surrogate as a UTF-8 round trip would (U+FFFD)', () => {
+  it('Should refuse a lone surrogate in a plain body rather than store U+FFFD', () => {
     // Act
-    const body = jsonBody(plain('{"s":"a\ud800b"}'), LIMIT);
+    const read = () => jsonBody(plain('{"s":"a\ud800b"}'), LIMIT);
     // Assess
-    expect(body.text).toBe('{"s":"a\ufffdb"}');
-    expect(body.bytes).toBe(Buffer.byteLength(body.text));
+    expect(read).toThrow(ValidationError);
+    expect(read).toThrow('body: contains a lone surrogate, which is not valid Unicode; send UTF-8 text');
   });
 
   it('Should accept a body of exactly the limit', () => {
@@ -161,5 +161,52 @@ describe('jsonBody', () => {
     // Assess
     expect(read).toThrow(ValidationError);
     expect(read).toThrow(/^body: must be valid JSON/);
+  });
+});
+
+describe('jsonBody: what was sent is what is read, or a 4xx', () => {
+  it.each([
+    ['an overlong encoding', Buffer.from([0x7b, 0x22, 0x73, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d]), 6],
+    ['a stray continuation byte', Buffer.concat([Buffer.from('{"s":"ab'), Buffer.from([0x80]), Buffer.from('"}')]), 8],
+    ['a truncated sequence', Buffer.concat([Buffer.from('{"s":"'), Buffer.from([0xe2, 0x82]), Buffer.from('"}')]), 6],
+    ['an encoded surrogate', Buffer.concat([Buffer.from('{"s":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), 6],
+  ])('Should refuse bytes with %s, naming where they go wrong', (_name, bytes, offset) => {
+    // Act
+    const read = () => jsonBody(base64(bytes, { 'content-type': 'application/json' }), LIMIT);
+    // Assess
+    expect(read).toThrow(ValidationError);
+    expect(read).toThrow(`body: is not valid UTF-8 (first bad byte at offset ${offset}); send UTF-8 text`);
+  });
+
+  it('Should read valid UTF-8 bytes exactly, emoji included', () => {
+    const body = jsonBody(base64(Buffer.from('{"s":"é😀"}'), {}), LIMIT);
+    expect(body.value).toEqual({ s: 'é😀' });
+  });
+
+  it.each([
+    ['{"n": 1e999}', 'body.n: is a number too large to represent (it would be stored as null); send it as a string'],
+    ['{"a": [0, -1e400]}', 'body.a[1]: is a number too large to represent (it would be stored as null); send it as a string'],
+    ['{"s": "x\\ud800"}', 'body.s: contains a lone surrogate (\\ud800), which is not valid Unicode'],
+    ['{"k\\udfff": 1}', 'body: has a key with a lone surrogate (\\udfff), which is not valid Unicode'],
+  ])('Should refuse %s, naming the field', (text, message) => {
+    // Act
+    const read = () => jsonBody(plain(text), LIMIT);
+    // Assess
+    expect(read).toThrow(message);
+  });
+
+  it('Should accept a surrogate pair written as escapes', () => {
+    expect(jsonBody(plain('{"s": "\\ud83d\\ude00"}'), LIMIT).value).toEqual({ s: '😀' });
+  });
+
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['multipart/form-data; boundary=x'], ['application/json; charset=iso-8859-1']])('Should refuse Content-Type %s with 415', (type) => {
+    // Act
+    const read = () => jsonBody(plain('{}', { 'Content-Type': type }), LIMIT);
+    // Assess
+    expect(read).toThrow(UnsupportedMediaTypeError);
+  });
+
+  it.each([[undefined], ['application/json'], ['Application/JSON; charset=UTF-8'], ['application/vnd.openlineage+json']])('Should read Content-Type %s as JSON', (type) => {
+    expect(jsonBody(plain('{}', type === undefined ? {} : { 'content-type': type }), LIMIT).value).toEqual({});
   });
 });

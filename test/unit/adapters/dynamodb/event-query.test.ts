@@ -1,7 +1,7 @@
 // planQuery: which index and partitions answer each kind of listing, and the expressions sent.
 import { describe, expect, it } from 'vitest';
-import { SHARD_COUNT } from '#adapters/dynamodb/event-item';
-import { planQuery } from '#adapters/dynamodb/event-query';
+import { JOB_BUCKETS, SHARD_COUNT, jobKey } from '#adapters/dynamodb/event-item';
+import { MAX_JOB_PARTITIONS, planQuery, resumePlan } from '#adapters/dynamodb/event-query';
 import type { EventListQuery } from '#domain/lineage/ports';
 
 const ORG = 'o1';
@@ -12,7 +12,6 @@ const BASE: EventListQuery = {
   order: 'DESC',
   limit: 30,
   offset: 0,
-  maxPageBytes: 1 << 20,
 };
 
 describe('planQuery', () => {
@@ -91,5 +90,68 @@ describe('planQuery', () => {
   it('Should plan nothing for an empty window', () => {
     // Act & Assess
     expect(planQuery(ORG, { ...BASE, startMicros: 5n, endMicros: 5n })).toBeUndefined();
+  });
+
+  describe('with the name directory', () => {
+    const directory = (jobs: [string, string][], complete = true) => ({ jobs: jobs.map(([namespace, job]) => ({ namespace, job })), complete });
+    const JOBS = directory([
+      ['etl', 'daily_orders'],
+      ['etl', 'daily_refunds'],
+      ['ml', 'train_orders'],
+    ]);
+
+    it('Should read only the matching jobs of the job index, keeping the substring filters', () => {
+      // Act
+      const plan = planQuery(ORG, { ...BASE, job: 'orders', states: ['FAIL'] }, JOBS);
+      // Assess
+      expect(plan?.indexName).toBe('byJob');
+      expect(plan?.partitions).toEqual([
+        ...Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(ORG, 'etl', 'daily_orders', b)),
+        ...Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(ORG, 'ml', 'train_orders', b)),
+      ]);
+      expect(plan?.filterExpression).toBe('#state IN (:s0) AND contains(#job, :job)');
+      expect(plan?.keyCondition).toBe('#pk = :p AND #sk BETWEEN :lo AND :hi');
+    });
+
+    it('Should match namespace and job substrings together', () => {
+      const plan = planQuery(ORG, { ...BASE, namespace: 'et', job: 'daily' }, JOBS);
+      expect(plan?.partitions).toHaveLength(2 * JOB_BUCKETS);
+    });
+
+    it('Should plan nothing when no job of a complete directory matches', () => {
+      expect(planQuery(ORG, { ...BASE, namespace: 'finance' }, JOBS)).toBeUndefined();
+    });
+
+    it('Should fall back to filtering the time index when a chunk of the directory overflowed', () => {
+      const plan = planQuery(ORG, { ...BASE, namespace: 'finance' }, directory([['etl', 'daily_orders']], false));
+      expect(plan?.indexName).toBe('byTime');
+      expect(plan?.filterExpression).toBe('contains(#ns, :ns)');
+    });
+
+    it(`Should filter the time index when more than ${MAX_JOB_PARTITIONS / JOB_BUCKETS} jobs match`, () => {
+      const many = directory(Array.from({ length: MAX_JOB_PARTITIONS / JOB_BUCKETS + 1 }, (_, i) => ['etl', `job_${i}`] as [string, string]));
+      expect(planQuery(ORG, { ...BASE, namespace: 'etl' }, many)?.indexName).toBe('byTime');
+    });
+
+    it('Should keep size order on the size index, and a run on the run index', () => {
+      expect(planQuery(ORG, { ...BASE, job: 'orders', sortBy: 'EVENT_SIZE_IN_BYTES' }, JOBS)?.indexName).toBe('bySize');
+      expect(planQuery(ORG, { ...BASE, job: 'orders', runId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' })?.indexName).toBe('byRun');
+    });
+  });
+
+  describe('resumePlan', () => {
+    it('Should end a DESC time range at the continuation, and start an ASC one there', () => {
+      const desc = planQuery(ORG, BASE);
+      const asc = planQuery(ORG, { ...BASE, order: 'ASC' });
+      expect(desc && resumePlan(desc, '000000000001500000#x').values).toEqual({ ':lo': '000000000001000000', ':hi': '000000000001500000#x' });
+      expect(asc && resumePlan(asc, '000000000001500000#x').values).toEqual({ ':lo': '000000000001500000#x', ':hi': '000000000001999999#~' });
+    });
+
+    it('Should bound the size index by the continuation in the key condition', () => {
+      const plan = planQuery(ORG, { ...BASE, sortBy: 'EVENT_SIZE_IN_BYTES' });
+      const resumed = plan && resumePlan(plan, '000000000100#000000000001500000#x');
+      expect(resumed?.keyCondition).toBe('#pk = :p AND #resume <= :resume');
+      expect(resumed?.values[':resume']).toBe('000000000100#000000000001500000#x');
+    });
   });
 });

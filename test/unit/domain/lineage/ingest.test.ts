@@ -24,7 +24,7 @@ class RecordingStore implements EventStore {
     return records.map(this.script);
   }
   async list(_orgId: string, _query: EventListQuery): Promise<EventPage> {
-    return { events: [], truncated: false };
+    return { events: [] };
   }
 }
 

@@ -1,6 +1,6 @@
 // validateEvent on malformed and hostile documents: every refusal names the offending field.
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING_DEPTH, validateEvent } from '#domain/lineage/validate';
+import { MAX_NESTING_DEPTH, MAX_WARNINGS, validateEvent } from '#domain/lineage/validate';
 
 const RUN_ID = 'ea041791-68bc-4ae1-bd89-4c8106a157e4';
 const FACET_BASE = { _producer: 'https://example.com/producer', _schemaURL: 'https://example.com/schema#/Facet' };
@@ -23,7 +23,7 @@ function errorOf(event: unknown): string {
 
 describe('validateEvent', () => {
   it('accepts the minimal RunEvent', () => {
-    expect(validateEvent(base)).toEqual({ ok: true, kind: 'RunEvent' });
+    expect(validateEvent(base)).toEqual({ ok: true, kind: 'RunEvent', warnings: [] });
   });
 
   it.each([
@@ -51,7 +51,7 @@ describe('validateEvent', () => {
 
   it('reads an event with a job and no run as a JobEvent, as the schema does', () => {
     const { run: _run, ...noRun } = base;
-    expect(validateEvent(noRun)).toEqual({ ok: true, kind: 'JobEvent' });
+    expect(validateEvent(noRun)).toEqual({ ok: true, kind: 'JobEvent', warnings: [] });
   });
 
   it('refuses a run that is not an object', () => {
@@ -102,7 +102,7 @@ describe('validateEvent', () => {
 
   it('accepts a RunEvent without eventType', () => {
     const { eventType: _t, ...noType } = base;
-    expect(validateEvent(noType)).toEqual({ ok: true, kind: 'RunEvent' });
+    expect(validateEvent(noType)).toEqual({ ok: true, kind: 'RunEvent', warnings: [] });
   });
 
   it.each([
@@ -136,13 +136,62 @@ describe('validateEvent', () => {
     expect(errorOf({ ...base, outputs: { namespace: 'a', name: 'x' } })).toBe('outputs: must be an array');
   });
 
-  it('names a facet without the base facet fields, quoting keys that are not identifiers', () => {
+  it('accepts a facet without the base facet fields with a warning naming it, quoting keys that are not identifiers', () => {
     // Prepare
     const facets = { parent: { _producer: 'https://example.com/p' }, 'spark.logicalPlan': { _schemaURL: FACET_BASE._schemaURL } };
     // Act
-    const message = errorOf({ ...base, run: { runId: RUN_ID, facets } });
+    const verdict = validateEvent({ ...base, run: { runId: RUN_ID, facets } });
     // Assess
-    expect(message).toBe('run.facets.parent._schemaURL: is required; run.facets["spark.logicalPlan"]._producer: is required');
+    expect(verdict).toEqual({
+      ok: true,
+      kind: 'RunEvent',
+      warnings: ['run.facets.parent._schemaURL: is required (facet kept as sent)', 'run.facets["spark.logicalPlan"]._producer: is required (facet kept as sent)'],
+    });
+  });
+
+  describe('facet slips of real producers: accepted, with a warning, the event kept as sent', () => {
+    // The OpenLineage Spark integration (1.53) with spark.openlineage.facets.debug.disabled=false:
+    // its `debug` run facet has no _producer and no _schemaURL.
+    const sparkDebug = {
+      classpath: { sparkVersion: '3.5.1', openLineageVersion: '1.53.0', scalaVersion: '2.12', jars: ['iceberg-spark-runtime-3.5_2.12-1.12.0.jar'], classDetails: [] },
+      system: { sparkDeployMode: 'client', javaVersion: '17.0.15', javaVendor: 'Debian', osArch: 'amd64', osName: 'Linux', osVersion: '6.1', userLanguage: 'en', userTimezone: 'UTC' },
+      config: { extraListeners: 'io.openlineage.spark.agent.OpenLineageSparkListener', openLineageConfig: { transport: { type: 'http' } }, catalogClass: 'org.apache.spark.sql.internal.CatalogImpl', extensions: '' },
+      logicalPlan: { nodes: [{ id: 'InsertIntoHadoopFsRelationCommand@1', desc: 'InsertIntoHadoopFsRelationCommand', children: [] }] },
+      metrics: { metrics: [], prefix: 'openlineage.spark' },
+    };
+    it.each([
+      ['the Spark debug run facet without _producer and _schemaURL', { run: { runId: RUN_ID, facets: { debug: sparkDebug } } }, ['run.facets.debug._producer: is required', 'run.facets.debug._schemaURL: is required']],
+      ['a custom job facet with a relative _schemaURL', { job: { namespace: 'ns', name: 'j', facets: { team: { _producer: FACET_BASE._producer, _schemaURL: '/schemas/team.json', name: 'data' } } } }, ['job.facets.team._schemaURL: must be a URI']],
+      ['a dataset facet whose _deleted is a string', { inputs: [{ namespace: 'a', name: 'x', facets: { schema: { ...FACET_BASE, _deleted: 'true' } } }] }, ['inputs[0].facets.schema._deleted: must be a boolean']],
+      ['an output facet that is null', { outputs: [{ namespace: 'a', name: 'x', outputFacets: { outputStatistics: null } }] }, ['outputs[0].outputFacets.outputStatistics: must be an object']],
+      ['an input facet that is a string', { inputs: [{ namespace: 'a', name: 'x', inputFacets: { dataQualityMetrics: 'n/a' } }] }, ['inputs[0].inputFacets.dataQualityMetrics: must be an object']],
+    ])('Should accept %s', (_name, patch, problems) => {
+      // Act
+      const verdict = validateEvent({ ...base, ...patch });
+      // Assess
+      expect(verdict).toEqual({ ok: true, kind: 'RunEvent', warnings: problems.map((p) => `${p} (facet kept as sent)`) });
+    });
+
+    it('Should keep the event-level rules strict while tolerating a facet slip in the same event', () => {
+      // Act
+      const verdict = validateEvent({ ...base, run: { runId: 'not-a-uuid', facets: { debug: sparkDebug } } });
+      // Assess
+      expect(verdict).toEqual({ ok: false, field: 'run.runId', error: 'run.runId: must be a UUID' });
+    });
+
+    it('Should still refuse a facets map that is not an object', () => {
+      expect(errorOf({ ...base, run: { runId: RUN_ID, facets: [] } })).toBe('run.facets: must be an object');
+    });
+
+    it(`Should keep at most ${MAX_WARNINGS} warnings and count the rest`, () => {
+      // Prepare
+      const facets = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, {}]));
+      // Act
+      const verdict = validateEvent({ ...base, job: { namespace: 'ns', name: 'j', facets } });
+      // Assess
+      expect(verdict.ok && verdict.warnings).toHaveLength(MAX_WARNINGS + 1);
+      expect(verdict.ok && verdict.warnings.at(-1)).toBe('and 40 more facet problems');
+    });
   });
 
   it('accepts facets that carry the base facet fields', () => {
@@ -180,9 +229,12 @@ describe('validateEvent', () => {
       expect(elapsedMs).toBeLessThan(500);
     });
 
-    it('shortens a huge facet key in the message', () => {
-      const error = errorOf({ ...base, run: { runId: RUN_ID, facets: { [huge]: {} } } });
-      expect(error).toBe(`run.facets["${'a'.repeat(64)}…"]._producer: is required; run.facets["${'a'.repeat(64)}…"]._schemaURL: is required`);
+    it('shortens a huge facet key in the warning', () => {
+      const verdict = validateEvent({ ...base, run: { runId: RUN_ID, facets: { [huge]: {} } } });
+      expect(verdict.ok && verdict.warnings).toEqual([
+        `run.facets["${'a'.repeat(64)}…"]._producer: is required (facet kept as sent)`,
+        `run.facets["${'a'.repeat(64)}…"]._schemaURL: is required (facet kept as sent)`,
+      ]);
     });
 
     it('accepts a 1 MB job name: the schema sets no length limit', () => {
@@ -215,9 +267,9 @@ describe('validateEvent', () => {
     // Prepare: JSON.parse makes "__proto__" an own property.
     const event: unknown = JSON.parse(JSON.stringify({ ...base, run: { runId: RUN_ID, facets: {} } }).replace('"facets":{}', '"facets":{"__proto__":{}}'));
     // Act
-    const message = errorOf(event);
+    const verdict = validateEvent(event);
     // Assess
-    expect(message).toBe('run.facets.__proto__._producer: is required; run.facets.__proto__._schemaURL: is required');
+    expect(verdict.ok && verdict.warnings).toEqual(['run.facets.__proto__._producer: is required (facet kept as sent)', 'run.facets.__proto__._schemaURL: is required (facet kept as sent)']);
   });
 
   describe('events with both job and dataset but no run (JobEvent or DatasetEvent)', () => {
@@ -234,18 +286,18 @@ describe('validateEvent', () => {
 
     it('accepts it as a DatasetEvent when the job is not a valid job', () => {
       const { run: _run, ...jobEvent } = base;
-      expect(validateEvent({ ...jobEvent, job: { name: 'x' }, dataset })).toEqual({ ok: true, kind: 'DatasetEvent' });
+      expect(validateEvent({ ...jobEvent, job: { name: 'x' }, dataset })).toEqual({ ok: true, kind: 'DatasetEvent', warnings: [] });
     });
 
     it('accepts it as a JobEvent when the dataset is not a valid dataset', () => {
       const { run: _run, ...jobEvent } = base;
-      expect(validateEvent({ ...jobEvent, dataset: { name: 'x' } })).toEqual({ ok: true, kind: 'JobEvent' });
+      expect(validateEvent({ ...jobEvent, dataset: { name: 'x' } })).toEqual({ ok: true, kind: 'JobEvent', warnings: [] });
     });
   });
 
   it('accepts a DatasetEvent that also carries a run but no job', () => {
     const { job: _job, ...runOnly } = base;
-    expect(validateEvent({ ...runOnly, dataset: { namespace: 'ds', name: 't' } })).toEqual({ ok: true, kind: 'DatasetEvent' });
+    expect(validateEvent({ ...runOnly, dataset: { namespace: 'ds', name: 't' } })).toEqual({ ok: true, kind: 'DatasetEvent', warnings: [] });
   });
 
   it('names the dataset fields of a DatasetEvent', () => {

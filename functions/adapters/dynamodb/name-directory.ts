@@ -1,0 +1,143 @@
+/**
+ * @module name-directory
+ * Per org, the distinct jobs of its events (folded namespace and name), kept in a few items of the
+ * Events table. A listing filtered by `namespace` or `job` (case-insensitive substrings) looks the
+ * matching jobs up here and reads only their partitions of the job index, instead of filtering
+ * every index entry of the window (docs/decisions.md, "Selective filters").
+ *
+ * Ingestion records a job before the first event that names it is written, so every stored event's
+ * job is in the directory — unless a chunk of it has overflowed, which readers see and then fall
+ * back to filtering. Each process remembers the jobs it has recorded, so steady ingestion of known
+ * jobs costs nothing here; readers cache the chunks and re-read only those whose version changed.
+ */
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { batchGetAll } from './batch-ops.ts';
+
+/** Items the directory of one org is spread over (a chunk is chosen by a hash of the job). */
+export const DIRECTORY_CHUNKS = 8;
+/** Jobs one chunk holds; past it the chunk is marked overflowed (an item may not exceed 400 KB). */
+export const MAX_JOBS_PER_CHUNK = 2_000;
+/** Longest entry (folded namespace and name, UTF-8) the directory stores; a longer one overflows its chunk. */
+export const MAX_ENTRY_BYTES = 160;
+/** Jobs a process remembers having recorded before it starts over (bounds its memory). */
+const MAX_REMEMBERED = 200_000;
+
+/** One job as the directory holds it: folded with `foldForSearch`. */
+export interface DirectoryJob {
+  readonly namespace: string;
+  readonly job: string;
+}
+
+/** An org's directory as a reader sees it. */
+export interface NameDirectoryView {
+  /** Every job of the org's events, unless `complete` is false. */
+  readonly jobs: readonly DirectoryJob[];
+  /** False when a chunk overflowed: some jobs are missing, so a reader must not rely on the list. */
+  readonly complete: boolean;
+}
+
+interface CachedChunk {
+  readonly version: number;
+  readonly overflow: boolean;
+  readonly jobs: readonly DirectoryJob[];
+}
+
+const SEPARATOR = '\u0000';
+const CONDITIONAL_CHECK_FAILED = 'ConditionalCheckFailedException';
+
+const entryOf = (job: DirectoryJob): string => `${job.namespace}${SEPARATOR}${job.job}`;
+const jobOf = (entry: string): DirectoryJob => {
+  const at = entry.indexOf(SEPARATOR);
+  return { namespace: entry.slice(0, at), job: entry.slice(at + 1) };
+};
+const chunkOf = (entry: string): number => createHash('sha256').update(entry, 'utf8').digest().readUInt32BE(0) % DIRECTORY_CHUNKS;
+const chunkPk = (orgId: string, chunk: number): string => `${orgId}#names#${chunk}`;
+
+/** The name directory of the Events table. */
+export class NameDirectory {
+  private readonly remembered = new Set<string>();
+  private readonly cache = new Map<string, CachedChunk>();
+
+  /**
+   * @param doc - the document client
+   * @param tableName - the Events table (directory items have no index attributes, so no listing index sees them)
+   */
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /**
+   * Records jobs for an org; resolves once every one of them is durably in the directory (or its
+   * chunk is marked overflowed). Store failures propagate: the caller must not write the events.
+   */
+  async record(orgId: string, jobs: readonly DirectoryJob[]): Promise<void> {
+    const byChunk = new Map<number, Set<string>>();
+    for (const job of jobs) {
+      const entry = entryOf(job);
+      if (this.remembered.has(`${orgId}${SEPARATOR}${entry}`)) continue;
+      const chunk = chunkOf(entry);
+      (byChunk.get(chunk) ?? byChunk.set(chunk, new Set()).get(chunk))?.add(entry);
+    }
+    await Promise.all([...byChunk].map(([chunk, entries]) => this.add(orgId, chunk, [...entries])));
+    if (this.remembered.size > MAX_REMEMBERED) this.remembered.clear();
+    for (const entries of byChunk.values()) for (const entry of entries) this.remembered.add(`${orgId}${SEPARATOR}${entry}`);
+  }
+
+  /** The org's directory: versions of every chunk are checked, and only changed chunks read whole. */
+  async read(orgId: string): Promise<NameDirectoryView> {
+    const keys = Array.from({ length: DIRECTORY_CHUNKS }, (_, chunk) => ({ pk: chunkPk(orgId, chunk) }));
+    const heads = await batchGetAll(this.doc, this.tableName, 'pk', keys, ['pk', 'v', 'overflow']);
+    const stale = keys.filter(({ pk }) => {
+      const head = heads.get(pk);
+      const cached = this.cache.get(pk);
+      return head !== undefined && (cached === undefined || cached.version !== Number(head.v));
+    });
+    if (stale.length > 0) {
+      const full = await batchGetAll(this.doc, this.tableName, 'pk', stale, ['pk', 'v', 'overflow', 'names']);
+      for (const [pk, item] of full) {
+        const names = item.names instanceof Set ? [...(item.names as Set<string>)] : [];
+        this.cache.set(pk, { version: Number(item.v), overflow: item.overflow === true, jobs: names.map(jobOf) });
+      }
+    }
+    const chunks = keys.flatMap(({ pk }) => (heads.has(pk) ? [this.cache.get(pk)] : [])).filter((c): c is CachedChunk => c !== undefined);
+    return { jobs: chunks.flatMap((c) => c.jobs), complete: chunks.every((c) => !c.overflow) };
+  }
+
+  private async add(orgId: string, chunk: number, entries: readonly string[]): Promise<void> {
+    const key = { pk: chunkPk(orgId, chunk) };
+    const storable = entries.filter((e) => Buffer.byteLength(e, 'utf8') <= MAX_ENTRY_BYTES);
+    if (storable.length > 0) {
+      try {
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'ADD #names :names, #v :one',
+            ConditionExpression: 'attribute_not_exists(#names) OR size(#names) < :max',
+            ExpressionAttributeNames: { '#names': 'names', '#v': 'v' },
+            ExpressionAttributeValues: { ':names': new Set(storable), ':one': 1, ':max': MAX_JOBS_PER_CHUNK },
+          }),
+        );
+      } catch (err) {
+        if ((err as { name?: string }).name !== CONDITIONAL_CHECK_FAILED) throw err;
+        return this.markOverflow(key);
+      }
+    }
+    if (storable.length < entries.length) await this.markOverflow(key);
+  }
+
+  /** A chunk that cannot take a job says so; readers then stop relying on the directory. */
+  private async markOverflow(key: Record<string, string>): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: 'SET #overflow = :true ADD #v :one',
+        ExpressionAttributeNames: { '#overflow': 'overflow', '#v': 'v' },
+        ExpressionAttributeValues: { ':true': true, ':one': 1 },
+      }),
+    );
+  }
+}
