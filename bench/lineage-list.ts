@@ -2,8 +2,9 @@
  * Listing benchmark (`npx tsx bench/lineage-list.ts`): p50/p95 latency of one page of 30 from
  * `GET /api/v1/events` through the local gateway, per access path (time DESC/ASC, size DESC, a
  * state filter, a run filter, a job substring), first over 20,000 stored events and then over
- * 200,000 (several orgs, one holding 85% of them). Events are loaded straight through the store's
- * BatchWriteItem path. Loopback only; bounded request counts.
+ * 200,000 (several orgs, one holding 85% of them). Events are loaded through the event store's
+ * batch path (as `POST /api/v1/lineage/batch` stores them, without HTTP). Loopback only; bounded
+ * request counts.
  *
  * Options (env): BENCH_TOTAL (default 200000), BENCH_FIRST (default 20000), BENCH_REQUESTS
  * (requests per path, default 100), BENCH_HOME (keep the loaded stack's state there; a later run
@@ -11,9 +12,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { batchPutAll } from '#adapters/dynamodb/batch-ops';
-import { encodeEvent } from '#adapters/dynamodb/event-item';
+import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { prepareEvent } from '#domain/lineage/derive';
+import type { EventRecord } from '#domain/lineage/ports';
 import { createDocumentClient, createDynamoClient } from '#shared/clients';
 import { localTableName } from '#shared/config';
 import { EVENTS_TABLE } from '#shared/table-definitions';
@@ -39,7 +41,7 @@ const previous = existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) 
 const stack = await startStackProcess(home);
 const dynamo = createDynamoClient({ profile: 'local', dynamodbEndpoint: stack.dynamodbEndpoint });
 const doc = createDocumentClient(dynamo);
-const table = localTableName(EVENTS_TABLE);
+const store = new DynamoEventStore(doc, localTableName(EVENTS_TABLE), () => new DirectoryBlobStore(path.join(home, 'blobs')), { writeConcurrency: 8 });
 const client = httpClient(4);
 const headers = { authorization: `Bearer ${stack.apiKey}` };
 const orgs = previous?.total === TOTAL ? previous.orgs : [stack.orgId, randomUUID(), randomUUID(), randomUUID()];
@@ -54,18 +56,18 @@ const smallSize = (r: () => number) => 500 + Math.floor(r() * 2_500);
 const loadOrg = async (orgId: string, target: number): Promise<void> => {
   const events = runEvents(random, Number.MAX_SAFE_INTEGER, FROM_MS, SPAN_MS, smallSize);
   while ((loaded.get(orgId) ?? 0) < target) {
-    const items: Record<string, unknown>[] = [];
+    const records: EventRecord[] = [];
     const want = Math.min(2_000, target - (loaded.get(orgId) ?? 0));
-    while (items.length < want) {
+    while (records.length < want) {
       const { shape, text } = events.next().value as { shape: { runId: string }; text: string };
       const prepared = prepareEvent(JSON.parse(text), Buffer.byteLength(text), new Date());
       if (!prepared.ok) throw new Error(prepared.error);
-      items.push(encodeEvent(orgId, { event: prepared.event, rawText: text }).item);
-      if (orgId === stack.orgId && items.length % 50 === 0 && runSample.length < 2_000) runSample.push(shape.runId);
+      records.push({ event: prepared.event, rawText: text });
+      if (orgId === stack.orgId && records.length % 50 === 0 && runSample.length < 2_000) runSample.push(shape.runId);
     }
-    const results = await batchPutAll(doc, table, 'pk', items, 8);
-    if (results.some((r) => !r.ok)) throw new Error('load: some items were not written');
-    loaded.set(orgId, (loaded.get(orgId) ?? 0) + items.length);
+    const outcomes = await store.putMany(orgId, records);
+    if (outcomes.some((o) => !o.ok)) throw new Error('load: some events were not written');
+    loaded.set(orgId, (loaded.get(orgId) ?? 0) + records.length);
   }
 };
 

@@ -39,8 +39,11 @@ import { RUNS_PREFIX, WAREHOUSE_PREFIX, type LakelineWarehouse } from './warehou
 /** The EMR release: Spark 3.5 (as pyspark locally) with Iceberg 1.10 (format v2, like the local 1.12 runtime). */
 export const DEFAULT_RELEASE_LABEL = 'emr-7.12.0';
 
-/** Job run states that end a run: the only changes the rule forwards. */
+/** Job run states that end a run. */
 export const TERMINAL_JOB_RUN_STATES = ['SUCCESS', 'FAILED', 'CANCELLED'];
+
+/** The changes the rule forwards: a run leaves QUEUED on RUNNING, and ends on a terminal state. */
+export const FORWARDED_JOB_RUN_STATES = ['RUNNING', ...TERMINAL_JOB_RUN_STATES];
 
 /** Upper bound of what the application may run at once. */
 export interface SparkCapacity {
@@ -181,7 +184,7 @@ export class LakelineSpark extends Construct {
       eventPattern: {
         source: ['aws.emr-serverless'],
         detailType: ['EMR Serverless Job Run State Change'],
-        detail: { applicationId: [this.application.attrApplicationId], state: TERMINAL_JOB_RUN_STATES },
+        detail: { applicationId: [this.application.attrApplicationId], state: FORWARDED_JOB_RUN_STATES },
       },
       targets: [new targets.LambdaFunction(this.stateChangeFunction, { retryAttempts: 8, maxEventAge: Duration.hours(6), deadLetterQueue: this.deadLetterQueue })],
     });

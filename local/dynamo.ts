@@ -1,17 +1,23 @@
 /**
  * @module dynamo
  * Starts and stops the local DynamoDB (dynalite) as a supervised child process, and creates the
- * service's tables in it from the same definitions the CDK app uses.
+ * service's tables in it from the same definitions the CDK app uses (rebuilding a table of an
+ * older home whose indexes changed, see table-migration.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
+import { withCurrentIndexKeys } from '#adapters/dynamodb/event-item';
+import { NameDirectory, type DirectoryJob } from '#adapters/dynamodb/name-directory';
 import { ensureTables } from '#adapters/dynamodb/table-admin';
-import { createDynamoClient } from '#shared/clients';
+import { createDocumentClient, createDynamoClient } from '#shared/clients';
 import { localTableName } from '#shared/config';
-import { ALL_TABLES } from '#shared/table-definitions';
+import { logger } from '#shared/observability';
+import { ALL_TABLES, EVENTS_TABLE } from '#shared/table-definitions';
+import { migrateTable, type ItemUpgrade } from './table-migration.ts';
 
 /** A running local DynamoDB. */
 export interface LocalDynamo {
@@ -46,9 +52,39 @@ export const startLocalDynamo = async (home: string, port = 0): Promise<LocalDyn
   });
   const endpoint = `http://127.0.0.1:${actualPort}`;
   const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: endpoint });
-  await ensureTables(client, ALL_TABLES.map((def) => ({ def, name: localTableName(def) })));
-  client.destroy();
+  try {
+    await migrateTables(client, home);
+    await ensureTables(client, ALL_TABLES.map((def) => ({ def, name: localTableName(def) })));
+  } finally {
+    client.destroy();
+  }
   return { endpoint, stop: () => stopChild(child) };
+};
+
+/**
+ * Rebuilds the tables of an older home whose indexes changed. Events get the current index
+ * attributes, and each org's name directory is filled with the jobs of its stored events.
+ */
+const migrateTables = async (client: ReturnType<typeof createDynamoClient>, home: string): Promise<void> => {
+  const doc = createDocumentClient(client);
+  const log = (message: string) => logger.info(message);
+  const blobs = new DirectoryBlobStore(path.join(home, 'blobs'));
+  for (const def of ALL_TABLES) {
+    const jobs = new Map<string, DirectoryJob[]>();
+    const upgrade: ItemUpgrade =
+      def === EVENTS_TABLE
+        ? async (item) => {
+            const upgraded = await withCurrentIndexKeys(item, (key) => blobs.get(key));
+            if (upgraded.job) (jobs.get(upgraded.job.orgId) ?? jobs.set(upgraded.job.orgId, []).get(upgraded.job.orgId))?.push(upgraded.job);
+            return upgraded.item;
+          }
+        : async (item) => item;
+    const moved = await migrateTable(client, doc, def, localTableName(def), upgrade, log);
+    if (moved > 0 && def === EVENTS_TABLE) {
+      const directory = new NameDirectory(doc, localTableName(def));
+      for (const [orgId, orgJobs] of jobs) await directory.record(orgId, orgJobs);
+    }
+  }
 };
 
 const stopChild = (child: ChildProcess): Promise<void> =>

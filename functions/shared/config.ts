@@ -24,6 +24,7 @@ import {
   SESSION_SECRET_ENV,
   SPARK_JOB_PACKAGE_URI_ENV,
   SPARK_JOB_SCRIPT_URI_ENV,
+  SPARK_MAX_CONCURRENT_ENV,
   SPARK_MAX_CORES_ENV,
   SPARK_MAX_MEMORY_MB_ENV,
   SPARK_RUNS_URI_ENV,
@@ -71,8 +72,10 @@ export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 64 * 1024;
 export interface SparkConfig {
   /** Local: most cores one run may use. */
   readonly maxCores?: number;
-  /** Local: largest heap one run may get, in MB. */
+  /** Local: memory all concurrent runs may take together, in MB. */
   readonly maxMemoryMb?: number;
+  /** Local: most runs with a JVM at once. */
+  readonly maxConcurrent?: number;
   /** AWS: EMR Serverless application id. */
   readonly applicationId?: string;
   /** AWS: execution role of job runs. */
@@ -137,6 +140,7 @@ const optionalPositive = (env: Env, name: string): number | undefined => {
 const sparkConfig = (env: Env): SparkConfig => {
   const maxCores = optionalPositive(env, SPARK_MAX_CORES_ENV);
   const maxMemoryMb = optionalPositive(env, SPARK_MAX_MEMORY_MB_ENV);
+  const maxConcurrent = optionalPositive(env, SPARK_MAX_CONCURRENT_ENV);
   const text = (name: string) => (env[name] ? env[name] : undefined);
   const entries = {
     applicationId: text(EMR_APPLICATION_ID_ENV),
@@ -149,6 +153,7 @@ const sparkConfig = (env: Env): SparkConfig => {
   return {
     ...(maxCores === undefined ? {} : { maxCores }),
     ...(maxMemoryMb === undefined ? {} : { maxMemoryMb }),
+    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     ...Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined)),
   };
 };

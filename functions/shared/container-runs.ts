@@ -16,6 +16,7 @@ import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/index';
 import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
+import { startRun } from '#domain/runs/start';
 import type { RunStore, SparkEngine } from '#domain/runs/ports';
 import { getConfig, REPO_ROOT, tableName, type Config } from './config.ts';
 import { documentClient, eventStore, orgStore } from './container.ts';
@@ -67,8 +68,12 @@ const localEngine = (config: Config): SparkEngine =>
     repoRoot: REPO_ROOT,
     ...(config.spark.maxCores === undefined ? {} : { maxCores: config.spark.maxCores }),
     ...(config.spark.maxMemoryMb === undefined ? {} : { maxMemoryMb: config.spark.maxMemoryMb }),
+    ...(config.spark.maxConcurrent === undefined ? {} : { maxConcurrent: config.spark.maxConcurrent }),
     onOutcome: async (runId, outcome) => {
       await finishRun(runDeps(), runId, outcome);
+    },
+    onStarted: async (runId, handle) => {
+      await startRun(runDeps(), runId, handle);
     },
     log: (message, fields) => logger.warn(message, fields),
   });

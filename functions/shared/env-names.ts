@@ -35,8 +35,10 @@ export const PYTHON_ENV = 'LAKELINE_PYTHON_BIN';
 export const DEMO_DATA_ENV = 'LAKELINE_DEMO_DATA';
 /** Local: most cores one Spark run may use (default: every core of the machine). */
 export const SPARK_MAX_CORES_ENV = 'LAKELINE_SPARK_MAX_CORES';
-/** Local: largest heap one Spark run may get, in MB (default: half the machine's memory). */
+/** Local: memory all Spark runs at once may take together, in MB (default: half the machine's memory). */
 export const SPARK_MAX_MEMORY_MB_ENV = 'LAKELINE_SPARK_MAX_MEMORY_MB';
+/** Local: most Spark runs with a JVM at once; more are QUEUED (default: what the memory holds at 2 GB each, at most one per core). */
+export const SPARK_MAX_CONCURRENT_ENV = 'LAKELINE_SPARK_MAX_CONCURRENT';
 /** AWS: the EMR Serverless application that runs Spark jobs. */
 export const EMR_APPLICATION_ID_ENV = 'LAKELINE_EMR_APPLICATION_ID';
 /** AWS: the execution role EMR Serverless job runs assume. */

@@ -2,10 +2,12 @@
  * Restart safety of local Spark runs: a stack that dies while a run is active leaves the run's
  * `spark-submit` running; the next stack on the same home re-attaches to it (or reads how it
  * ended) and the run ends COMPLETE. A run whose Spark process died with the stack ends FAIL with
- * the reason as soon as the next stack is up. Never RUNNING forever.
+ * the reason as soon as the next stack is up, and nothing of it is in its table; one killed after
+ * its commit ends COMPLETE (its outcome follows the catalog). Never RUNNING forever.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStackProcess, tempHome, type StackProcess } from '../helpers/local-stack-process.ts';
+import { routedApi } from './routed-api.ts';
 import { SPARK_RUN_TIMEOUT_MS, sparkApi, sparkPids } from './spark-client.ts';
 
 const home = tempHome('spark-restart');
@@ -78,8 +80,49 @@ describe('restarting the local stack while Spark runs are active', () => {
     const second = await start();
     const { body: run } = await sparkApi(second.baseUrl, second.apiKey).run(runId);
 
-    // Assess: ended before the restarted stack served its first request
+    // Assess: ended before the restarted stack served its first request, with nothing written
     expect(run.state).toBe('FAIL');
     expect(run.error).toMatch(/the local stack stopped while this run was active, and its Spark process ended without a result/);
+    expect((await routedApi(second.baseUrl, second.apiKey).table('restart_it', 'casualty')).status).toBe(404);
+  }, SPARK_RUN_TIMEOUT_MS);
+
+  it('Should end COMPLETE, never FAIL, a routed append killed with its stack right after its commit, so a retry is not needed', async () => {
+    // Prepare: the table exists with 5 rows.
+    const first = await start();
+    const api = routedApi(first.baseUrl, first.apiKey);
+    const append = { query: 'select r_regionkey, r_name from tpch.region', destination: 'restart_it.appended', write_mode: 'append' };
+    const seeded = await api.query(append);
+    expect((await api.waitForEnd(seeded.body.run_id as string)).state).toBe('COMPLETE');
+    const submitted = await api.query(append);
+    const runId = submitted.body.run_id as string;
+
+    // Act: as soon as the table shows this run's snapshot, the stack and its Spark process die
+    // together (the job is then between its commit and its result document, or just past it).
+    const deadline = Date.now() + SPARK_RUN_TIMEOUT_MS;
+    for (;;) {
+      const table = await fetch(`${first.baseUrl}/api/v1/tables/restart_it/appended`, { headers: { authorization: `Bearer ${first.apiKey}` } });
+      const snapshots = ((await table.json()) as { snapshots: { summary: Record<string, string> }[] }).snapshots;
+      if (snapshots.some((s) => s.summary['lakeline.run-id'] === runId)) break;
+      if (Date.now() > deadline) throw new Error('the append never committed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await crash(first);
+    for (const pid of sparkPids(runId)) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // not a group leader, or already gone
+      }
+    }
+    const second = await start();
+    const again = routedApi(second.baseUrl, second.apiKey);
+    const run = await again.waitForEnd(runId);
+    const table = await again.table('restart_it', 'appended');
+
+    // Assess: COMPLETE with the rows its commit added, and those rows in the table exactly once.
+    expect(run).toMatchObject({ state: 'COMPLETE', rows_written: 5 });
+    expect(run.error).toBeUndefined();
+    expect(table.body.record_count).toBe('10');
+    await second.stop();
   }, SPARK_RUN_TIMEOUT_MS);
 });

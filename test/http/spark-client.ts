@@ -16,7 +16,7 @@ export interface Answer<T = Record<string, unknown>> {
 export interface RunBody {
   readonly run_id: string;
   readonly engine: string;
-  readonly state: 'RUNNING' | 'COMPLETE' | 'FAIL' | 'ABORT';
+  readonly state: 'QUEUED' | 'RUNNING' | 'COMPLETE' | 'FAIL' | 'ABORT';
   readonly job: { namespace: string; name: string };
   readonly error?: string;
   readonly output_table?: string;
@@ -26,6 +26,8 @@ export interface RunBody {
   readonly vcpu_seconds?: number;
   readonly compute: Record<string, unknown> & { platform: string; billed_vcpus: number; spark_conf: Record<string, string> };
   readonly timings: { startup_ms?: number; query_ms?: number; total_ms?: number };
+  readonly created_at: string;
+  readonly ended_at?: string;
 }
 
 const json = async <T>(response: Response): Promise<Answer<T>> => {

@@ -11,7 +11,7 @@ import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { catalogNameForOrg } from '#domain/lake/names';
 import { jobSpecDocument } from '#domain/runs/job-spec';
 import type { SparkResourceRequest } from '#domain/runs/machine-types';
-import type { SparkEngine, SparkJob } from '#domain/runs/ports';
+import type { SparkEngine, SparkJob, SparkSubmission } from '#domain/runs/ports';
 import type { ComputeUsed, EngineHandle, RunOutcome } from '#domain/runs/run';
 import { runExecutionPolicy } from './emr-serverless-policy.ts';
 import { emrCompute } from './emr-serverless-sizing.ts';
@@ -64,7 +64,8 @@ export class EmrServerlessEngine implements SparkEngine {
     return emrCompute(request);
   }
 
-  async submit(job: SparkJob): Promise<EngineHandle> {
+  /** EMR queues a job run until the application has capacity; its RUNNING state change starts the run. */
+  async submit(job: SparkJob): Promise<SparkSubmission> {
     const orgCatalog = catalogNameForOrg(job.orgId);
     const runs = parseS3Uri(this.options.runsUri);
     const runPrefix = `${runs.key ? `${runs.key}/` : ''}${orgCatalog}/${job.runId}`;
@@ -106,7 +107,7 @@ export class EmrServerlessEngine implements SparkEngine {
         tags: { [RUN_ID_TAG]: job.runId, [RESULT_URI_TAG]: resultUri },
       }),
     );
-    return { platform: this.platform, applicationId: this.options.applicationId, jobRunId: out.jobRunId as string, resultUri };
+    return { handle: { platform: this.platform, applicationId: this.options.applicationId, jobRunId: out.jobRunId as string, resultUri }, started: false };
   }
 
   async cancel(handle: EngineHandle): Promise<void> {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { toPublicEvent } from '#domain/lineage/derive';
+import { foldForSearch } from '#domain/lineage/search-fold';
 import type { EventRecord } from '#domain/lineage/ports';
 import type { StoredLineageEvent } from '#domain/lineage/types';
 
@@ -126,6 +127,31 @@ export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes
   if (itemSize(keys) + itemSize(body) <= MAX_INLINE_ITEM_BYTES) return { item: { ...keys, ...body } };
   const key = blobKey(orgId, event.id, rawText);
   return { item: { ...keys, blob: key }, blob: { key, body: gzipSync(`${doc}\n${rawText}`, { level: GZIP_LEVEL }) } };
+}
+
+/**
+ * An item stored by an earlier layout, with the index attributes of the current one (the job
+ * index's `jobKey`); for a local table being rebuilt. The job is read from the derived fields
+ * (`doc`, in the item or, for a large event, in its blob).
+ *
+ * @param blobOf - reads the gzip blob of an item whose body is in the blob store
+ * @returns the item, and the job it names (folded) for the name directory
+ */
+export async function withCurrentIndexKeys(
+  item: Record<string, unknown>,
+  blobOf: (key: string) => Promise<Buffer>,
+): Promise<{ readonly item: Record<string, unknown>; readonly job?: { readonly orgId: string; readonly namespace: string; readonly job: string } }> {
+  const pk = String(item.pk);
+  const hash = pk.lastIndexOf('#');
+  // Only event items (`<org>#<event id>`) carry index attributes; directory items are kept as they are.
+  if (item.timeKey === undefined || hash < 0) return { item };
+  const key = blobKeyOf(item);
+  const stored = decodeEvent(item, key === undefined ? undefined : await blobOf(key));
+  if (stored.job_name === null || stored.job_namespace === null) return { item };
+  const orgId = pk.slice(0, hash);
+  const namespace = foldForSearch(stored.job_namespace);
+  const job = foldForSearch(stored.job_name);
+  return { item: { ...item, jobKey: jobKey(orgId, namespace, job, jobBucketOf(stored.id)) }, job: { orgId, namespace, job } };
 }
 
 /** Whether an item keeps its body in the blob store. */

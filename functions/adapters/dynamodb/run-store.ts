@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#domain/errors';
 import type { RunStore } from '#domain/runs/ports';
-import type { EngineHandle, Run, RunEnd, RunState } from '#domain/runs/run';
+import { ACTIVE_STATES, type EngineHandle, type Run, type RunEnd, type RunState } from '#domain/runs/run';
 
 const isConditionFailure = (err: unknown): boolean => err instanceof ConditionalCheckFailedException || (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
@@ -42,9 +42,9 @@ export class DynamoRunStore implements RunStore {
           TableName: this.tableName,
           Key: { runId },
           UpdateExpression: `SET handle = :h, updatedAt = :at${startedAt === undefined ? '' : ', timings.startedAt = :started'}`,
-          ConditionExpression: '#state = :running',
+          ConditionExpression: '#state IN (:queued, :running)',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':h': handle, ':at': at, ':running': 'RUNNING', ...(startedAt === undefined ? {} : { ':started': startedAt }) },
+          ExpressionAttributeValues: { ':h': handle, ':at': at, ':queued': 'QUEUED', ':running': 'RUNNING', ...(startedAt === undefined ? {} : { ':started': startedAt }) },
         }),
       );
       return true;
@@ -54,10 +54,30 @@ export class DynamoRunStore implements RunStore {
     }
   }
 
-  async end(runId: string, end: RunEnd): Promise<Run | undefined> {
+  async start(runId: string, at: string, startedAt?: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { runId },
+          UpdateExpression: `SET #state = :running, updatedAt = :at${startedAt === undefined ? '' : ', timings.startedAt = :started'}`,
+          ConditionExpression: '#state = :queued',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':running': 'RUNNING', ':queued': 'QUEUED', ':at': at, ...(startedAt === undefined ? {} : { ':started': startedAt }) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async end(runId: string, end: RunEnd, from: readonly RunState[] = ACTIVE_STATES): Promise<Run | undefined> {
     const sets: string[] = ['#state = :state', 'endedAt = :endedAt', 'updatedAt = :endedAt'];
     const names: Record<string, string> = { '#state': 'state' };
-    const values: Record<string, unknown> = { ':state': end.state, ':endedAt': end.endedAt, ':running': 'RUNNING' };
+    const fromValues = Object.fromEntries(from.map((state, i) => [`:from${i}`, state]));
+    const values: Record<string, unknown> = { ':state': end.state, ':endedAt': end.endedAt, ...fromValues };
     for (const field of ['error', 'rowsWritten', 'bytesWritten', 'filesWritten'] as const) {
       if (end[field] === undefined) continue;
       sets.push(`#${field} = :${field}`);
@@ -71,13 +91,16 @@ export class DynamoRunStore implements RunStore {
       names[`#t_${key}`] = key;
       values[`:t_${key}`] = value;
     }
+    // A COMPLETE run has no error (an aborted run corrected to COMPLETE loses its abort message).
+    const remove = end.state === 'COMPLETE' && end.error === undefined ? ' REMOVE #error' : '';
+    if (remove) names['#error'] = 'error';
     try {
       const out = await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { runId },
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: '#state = :running',
+          UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+          ConditionExpression: `#state IN (${Object.keys(fromValues).join(', ')})`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',

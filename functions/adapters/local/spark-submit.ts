@@ -5,6 +5,10 @@
  * its spec, the job's result document and the driver log. The child runs in its own process
  * group with its output in a file, so it outlives a restart of the stack: a restarted stack
  * re-attaches to it (or reads how it ended) instead of leaving the run RUNNING.
+ *
+ * At most `maxConcurrent` runs have a JVM at once, each within its share of the memory budget;
+ * the others wait in a queue (their runs are QUEUED) and start, oldest first, as runs end. The
+ * queue is the run store's QUEUED runs: a restarted stack queues them again (`reattach`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +17,7 @@ import path from 'node:path';
 import { jobSpecDocument } from '#domain/runs/job-spec';
 import { outcomeFromResult } from '#domain/runs/job-result';
 import type { SparkResourceRequest } from '#domain/runs/machine-types';
-import type { OutcomeListener, SparkEngine, SparkJob } from '#domain/runs/ports';
+import type { OutcomeListener, SparkEngine, SparkJob, SparkSubmission, StartListener } from '#domain/runs/ports';
 import type { ComputeUsed, EngineHandle, Run, RunOutcome } from '#domain/runs/run';
 import { isSameProcess, processStartTicks, signalGroup, stopGroup } from './spark-process.ts';
 import { localCompute, sparkSubmitArgs, sparkSubmitEnv, type SubmitPaths } from './spark-submit-args.ts';
@@ -38,9 +42,14 @@ export interface LocalSparkOptions {
   /** Repository root: `jobs/spark/run_job.py` and `.lakeline/jars/`. */
   readonly repoRoot: string;
   readonly maxCores?: number;
+  /** Memory all concurrent runs may take together, in MB (each run gets its share). @default half the machine's */
   readonly maxMemoryMb?: number;
+  /** Most runs with a JVM at once; more wait in the queue. @default {@link defaultConcurrency} */
+  readonly maxConcurrent?: number;
   /** Receives each run's outcome when its process ends. */
   readonly onOutcome: OutcomeListener;
+  /** Receives each queued run's start. */
+  readonly onStarted: StartListener;
   readonly log: (message: string, fields: Record<string, unknown>) => void;
   /** How often a re-attached run (not our child) is checked for its end. @default 1000 */
   readonly pollMs?: number;
@@ -95,17 +104,40 @@ export const logTail = (file: string): string => {
   return (errors.length ? errors : tail).slice(-3).join(' | ').slice(0, 2000);
 };
 
-/** Local {@link SparkEngine}: supervised `spark-submit` child processes. */
+/** The smallest heap share that is worth a JVM of its own. */
+const MIN_SHARE_MB = 2_048;
+
+/**
+ * Runs with a JVM at once by default: as many as the memory budget holds at 2 GB each, but no more
+ * than the machine has cores (two runs per core would only take turns).
+ */
+export const defaultConcurrency = (cores: number, memoryBudgetMb: number): number => Math.max(1, Math.min(cores, Math.floor(memoryBudgetMb / MIN_SHARE_MB)));
+
+/** A run waiting for a slot. */
+interface Queued {
+  readonly runId: string;
+  readonly compute: ComputeUsed;
+}
+
+/** Local {@link SparkEngine}: supervised `spark-submit` child processes, a bounded number at once. */
 export class LocalSparkEngine implements SparkEngine {
   readonly platform = 'local';
   readonly version: string;
+  /** Most runs with a JVM at once. */
+  readonly maxConcurrent: number;
   private readonly sparkHome: string;
   private readonly jars: string[];
+  private readonly memoryBudgetMb: number;
+  /** Runs whose process lives (started here, or watched after a restart). */
+  private readonly active = new Set<string>();
+  private readonly queue: Queued[] = [];
 
   constructor(private readonly options: LocalSparkOptions) {
     this.sparkHome = findSparkHome(options.pythonBin);
     this.jars = findJars(path.join(options.repoRoot, '.lakeline', 'jars'));
     this.version = pysparkVersion(this.sparkHome);
+    this.memoryBudgetMb = options.maxMemoryMb ?? Math.floor(totalmem() / (1024 * 1024) / 2);
+    this.maxConcurrent = options.maxConcurrent ?? defaultConcurrency(availableParallelism(), this.memoryBudgetMb);
   }
 
   size(request: SparkResourceRequest): ComputeUsed {
@@ -113,13 +145,26 @@ export class LocalSparkEngine implements SparkEngine {
       cores: availableParallelism(),
       memoryMb: Math.floor(totalmem() / (1024 * 1024)),
       ...(this.options.maxCores === undefined ? {} : { maxCores: this.options.maxCores }),
-      ...(this.options.maxMemoryMb === undefined ? {} : { maxMemoryMb: this.options.maxMemoryMb }),
+      // Each run's heap is its share of the budget, so the runs that may run at once fit together.
+      maxMemoryMb: Math.floor(this.memoryBudgetMb / this.maxConcurrent),
     });
   }
 
-  async submit(job: SparkJob): Promise<EngineHandle> {
+  async submit(job: SparkJob): Promise<SparkSubmission> {
     const runDir = this.runDir(job.runId);
     mkdirSync(path.join(runDir, 'tmp'), { recursive: true });
+    const spec = jobSpecDocument(job, { type: 'jdbc', uri: `jdbc:sqlite:${this.options.catalogFile}?busy_timeout=${CATALOG_BUSY_TIMEOUT_MS}`, warehouseRoot: `file://${this.options.warehouse}` }, `file://${runDir}/result.json`);
+    writeFileSync(path.join(runDir, 'job.json'), JSON.stringify(spec, null, 2), { mode: 0o600 });
+    if (this.active.size >= this.maxConcurrent) {
+      this.queue.push({ runId: job.runId, compute: job.compute });
+      return { handle: { platform: this.platform, runDir, queued: 1 }, started: false };
+    }
+    return { handle: await this.launch(job.runId, job.compute), started: true };
+  }
+
+  /** Starts the JVM of a run whose spec is in its directory. */
+  private async launch(runId: string, compute: ComputeUsed): Promise<EngineHandle> {
+    const runDir = this.runDir(runId);
     const paths: SubmitPaths = {
       sparkHome: this.sparkHome,
       pythonBin: this.options.pythonBin,
@@ -128,15 +173,13 @@ export class LocalSparkEngine implements SparkEngine {
       runDir,
       specFile: path.join(runDir, 'job.json'),
     };
-    const spec = jobSpecDocument(job, { type: 'jdbc', uri: `jdbc:sqlite:${this.options.catalogFile}?busy_timeout=${CATALOG_BUSY_TIMEOUT_MS}`, warehouseRoot: `file://${this.options.warehouse}` }, `file://${runDir}/result.json`);
-    writeFileSync(paths.specFile, JSON.stringify(spec, null, 2), { mode: 0o600 });
-
+    this.active.add(runId);
     const log = openSync(path.join(runDir, 'driver.log'), 'a');
     let child: ChildProcess;
     try {
       // Own process group (abort stops the whole tree) and output to a file, not a pipe to us:
       // the run must survive the stack stopping, and re-attach when it starts again.
-      child = spawn(path.join(this.sparkHome, 'bin', 'spark-submit'), sparkSubmitArgs(job.runId, job.compute, paths), {
+      child = spawn(path.join(this.sparkHome, 'bin', 'spark-submit'), sparkSubmitArgs(runId, compute, paths), {
         cwd: runDir,
         env: sparkSubmitEnv(paths, process.env),
         detached: true,
@@ -146,6 +189,9 @@ export class LocalSparkEngine implements SparkEngine {
         child.once('spawn', resolve);
         child.once('error', reject);
       });
+    } catch (err) {
+      this.active.delete(runId);
+      throw err;
     } finally {
       closeSync(log);
     }
@@ -154,13 +200,19 @@ export class LocalSparkEngine implements SparkEngine {
     child.once('exit', (code, signal) => {
       // The JVM's children (the Python driver) go with it; anything left behind is stopped.
       signalGroup(pid, 'SIGKILL');
-      void this.report(job.runId, runDir, code === null ? `signal ${signal}` : `code ${code}`);
+      void this.ended(runId, runDir, code === null ? `signal ${signal}` : `code ${code}`);
     });
     child.unref();
     return { platform: this.platform, pid, ...(startTicks === undefined ? {} : { startTicks }), runDir, startedAt: Date.now() };
   }
 
   async cancel(handle: EngineHandle): Promise<void> {
+    if (handle.queued !== undefined) {
+      // Not started yet: it leaves the queue (the run is ABORT already).
+      const at = this.queue.findIndex((q) => this.runDir(q.runId) === handle.runDir);
+      if (at >= 0) this.queue.splice(at, 1);
+      return;
+    }
     const pid = Number(handle.pid);
     if (!Number.isInteger(pid) || pid <= 1) return;
     // Only the run's own process group: a pid reused by an unrelated process is left alone.
@@ -168,10 +220,17 @@ export class LocalSparkEngine implements SparkEngine {
   }
 
   async reattach(run: Run): Promise<'attached' | RunOutcome> {
+    if (run.state === 'QUEUED') {
+      if (!existsSync(path.join(this.runDir(run.runId), 'job.json'))) return { state: 'FAIL', error: 'the service stopped before the queued run was handed to Spark' };
+      this.queue.push({ runId: run.runId, compute: run.compute });
+      this.startQueued();
+      return 'attached';
+    }
     const handle = run.handle;
     const pid = Number(handle?.pid);
     const runDir = typeof handle?.runDir === 'string' ? handle.runDir : this.runDir(run.runId);
     if (Number.isInteger(pid) && isSameProcess(pid, handle?.startTicks as string | undefined)) {
+      this.active.add(run.runId);
       this.watch(run.runId, runDir, pid);
       return 'attached';
     }
@@ -198,9 +257,30 @@ export class LocalSparkEngine implements SparkEngine {
     const timer = setInterval(() => {
       if (isSameProcess(pid, started)) return;
       clearInterval(timer);
-      void this.report(runId, runDir, 'an exit the restarted stack did not see');
+      void this.ended(runId, runDir, 'an exit the restarted stack did not see');
     }, this.options.pollMs ?? 1_000);
     timer.unref();
+  }
+
+  /** A run's process ended: its outcome is reported, and its slot goes to the oldest queued run. */
+  private async ended(runId: string, runDir: string, exit: string): Promise<void> {
+    this.active.delete(runId);
+    this.startQueued();
+    await this.report(runId, runDir, exit);
+  }
+
+  /** Starts queued runs while slots are free, oldest first; each start is reported to the listener. */
+  private startQueued(): void {
+    while (this.active.size < this.maxConcurrent && this.queue.length > 0) {
+      const next = this.queue.shift() as Queued;
+      void this.launch(next.runId, next.compute).then(
+        (handle) => this.options.onStarted(next.runId, handle).catch((err: unknown) => this.options.log('queued run start not recorded', { runId: next.runId, error: err })),
+        (err: unknown) =>
+          this.options
+            .onOutcome(next.runId, { state: 'FAIL', error: `Spark could not start the run: ${err instanceof Error ? err.message : String(err)}` })
+            .catch((error: unknown) => this.options.log('run outcome not recorded', { runId: next.runId, error })),
+      );
+    }
   }
 
   /** Reads how a run ended and hands the outcome to the listener. */

@@ -1,13 +1,13 @@
 /**
  * @module runs/abort
- * `POST /api/v1/runs/{run_id}/abort`: ends a running run as ABORT and stops it on its platform
- * (the local process tree, or EMR `CancelJobRun`).
+ * `POST /api/v1/runs/{run_id}/abort`: ends a queued or running run as ABORT and stops it on its
+ * platform (the local process tree or queue entry, or EMR `CancelJobRun`).
  */
 import { ConflictError } from '../errors.ts';
 import type { RunDeps } from './deps.ts';
 import { getRun } from './get.ts';
 import { recordEnd } from './lineage.ts';
-import type { Run } from './run.ts';
+import { isActive, type Run } from './run.ts';
 
 /**
  * Aborts the caller's run. The run is marked ABORT before the platform is asked to stop it, so
@@ -19,12 +19,12 @@ import type { Run } from './run.ts';
  */
 export async function abortRun(deps: RunDeps, orgId: string, runId: string): Promise<Run> {
   const run = await getRun(deps.runs, orgId, runId);
-  if (run.state !== 'RUNNING') throw new ConflictError(`run ${run.runId} has already ended (${run.state}); only a RUNNING run can be aborted`);
+  if (!isActive(run.state)) throw new ConflictError(`run ${run.runId} has already ended (${run.state}); only a QUEUED or RUNNING run can be aborted`);
   const endedAt = deps.now();
   const ended = await deps.runs.end(run.runId, { state: 'ABORT', endedAt: endedAt.toISOString(), error: 'aborted by request' });
   if (!ended) {
     const now = await getRun(deps.runs, orgId, runId);
-    throw new ConflictError(`run ${run.runId} has already ended (${now.state}); only a RUNNING run can be aborted`);
+    throw new ConflictError(`run ${run.runId} has already ended (${now.state}); only a QUEUED or RUNNING run can be aborted`);
   }
   if (ended.handle) {
     try {

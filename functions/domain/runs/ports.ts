@@ -12,10 +12,16 @@ export interface RunStore {
   /** Stores a new run; rejects when the id exists. */
   create(run: Run): Promise<void>;
   get(runId: string): Promise<Run | undefined>;
-  /** Records where the run lives on its platform, while it is RUNNING. Returns false once it ended. */
+  /** Records where the run lives on its platform, while it has not ended. Returns false once it ended. */
   attach(runId: string, handle: EngineHandle, at: string): Promise<boolean>;
-  /** Ends a RUNNING run. Returns the ended run, or undefined when it had already ended. */
-  end(runId: string, end: RunEnd): Promise<Run | undefined>;
+  /** Moves a QUEUED run to RUNNING (its platform started it). Returns false when it was not QUEUED. */
+  start(runId: string, at: string, startedAt?: number): Promise<boolean>;
+  /**
+   * Ends a run that is in one of `from` (by default: not ended). Returns the ended run, or
+   * undefined when it was in another state. `from: ['ABORT']` corrects an aborted run whose write
+   * committed anyway (a run is COMPLETE if and only if its commit is in the catalog).
+   */
+  end(runId: string, end: RunEnd, from?: readonly RunState[]): Promise<Run | undefined>;
   /** Records the metered vCPU-seconds once. Returns false when they were already recorded. */
   recordUsage(runId: string, vcpuSeconds: number, at: string): Promise<boolean>;
   /** Runs in a state, across orgs (restart recovery). */
@@ -32,6 +38,13 @@ export interface SparkJob {
   readonly compute: ComputeUsed;
 }
 
+/** What submitting a job did: where it lives, and whether its platform started it already. */
+export interface SparkSubmission {
+  readonly handle: EngineHandle;
+  /** False while the job waits for capacity (the run is QUEUED until the platform starts it). */
+  readonly started: boolean;
+}
+
 /** Port: runs the Spark job script somewhere. */
 export interface SparkEngine {
   /** `local` or `emr-serverless`: where runs go (recorded on each run). */
@@ -40,17 +53,20 @@ export interface SparkEngine {
   readonly version: string;
   /** Maps a request through the machine-type table to what this platform will actually run. */
   size(request: SparkResourceRequest): ComputeUsed;
-  /** Starts the job; resolves once the platform accepted it. */
-  submit(job: SparkJob): Promise<EngineHandle>;
-  /** Stops a running job (idempotent; a job that already ended is fine). */
+  /** Hands the job to the platform; resolves once the platform accepted (started or queued) it. */
+  submit(job: SparkJob): Promise<SparkSubmission>;
+  /** Stops a job, running or queued (idempotent; a job that already ended is fine). */
   cancel(handle: EngineHandle): Promise<void>;
   /**
-   * After a restart: watches a run again (`attached`; its outcome arrives later, as for any run),
-   * or says how it ended while nobody was watching. Platforms that report outcomes on their own
-   * (EMR through EventBridge) answer `attached`.
+   * After a restart: watches a run again (`attached`; its start and outcome arrive later, as for
+   * any run; a QUEUED run is queued again), or says how it ended while nobody was watching.
+   * Platforms that report on their own (EMR through EventBridge) answer `attached`.
    */
   reattach(run: Run): Promise<'attached' | RunOutcome>;
 }
 
 /** Receives run outcomes from engines that supervise runs themselves (the local one). */
 export type OutcomeListener = (runId: string, outcome: RunOutcome) => Promise<void>;
+
+/** Receives the start of a queued run from engines that queue runs themselves (the local one). */
+export type StartListener = (runId: string, handle: EngineHandle) => Promise<void>;

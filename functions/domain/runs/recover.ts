@@ -20,12 +20,16 @@ const recoverOne = async (deps: RunDeps, run: Run): Promise<'attached' | RunOutc
 };
 
 /**
- * Re-attaches or ends the RUNNING Spark runs of this deployment's platform (runs of another
- * platform, say EMR runs in a store shared with a local stack, are left to their platform).
+ * Re-attaches or ends the RUNNING and QUEUED Spark runs of this deployment's platform (runs of
+ * another platform, say EMR runs in a store shared with a local stack, are left to their
+ * platform). Running runs come first, so the engine knows its busy slots before queued runs are
+ * queued again, oldest first.
  */
 export async function recoverRuns(deps: RunDeps, platform: string): Promise<RecoveryReport> {
   const report: RecoveryReport = { reattached: [], ended: [] };
-  for (const run of await deps.runs.listByState('RUNNING')) {
+  const byCreation = (a: Run, b: Run) => a.createdAt.localeCompare(b.createdAt);
+  const active = [...(await deps.runs.listByState('RUNNING')).sort(byCreation), ...(await deps.runs.listByState('QUEUED')).sort(byCreation)];
+  for (const run of active) {
     if (run.engine !== 'spark' || run.compute.platform !== platform) continue;
     let found: 'attached' | RunOutcome;
     try {

@@ -2,7 +2,10 @@
  * @module runs/run
  * The run record: one execution of one job on one engine, from submission to its end. The run
  * store keeps every run of every engine; `GET /api/v1/runs/{run_id}` shows it through
- * {@link runView}. A run is `RUNNING` until exactly one of COMPLETE, FAIL or ABORT ends it.
+ * {@link runView}. A run is `QUEUED` while it waits for its platform (the local machine's Spark
+ * slots, EMR Serverless capacity), `RUNNING` once it started, until exactly one of COMPLETE, FAIL
+ * or ABORT ends it. A run that writes a table is COMPLETE if and only if its commit is in the
+ * catalog (`commit.ts`).
  */
 import type { TableName } from '../lake/names.ts';
 import { qualifiedName } from '../lake/names.ts';
@@ -10,10 +13,16 @@ import type { CatalogKind, LakeDataset } from '../lineage-capture/datasets.ts';
 import type { Engine } from '../orgs/plans.ts';
 
 /** States of a run. */
-export const RUN_STATES = ['RUNNING', 'COMPLETE', 'FAIL', 'ABORT'] as const;
+export const RUN_STATES = ['QUEUED', 'RUNNING', 'COMPLETE', 'FAIL', 'ABORT'] as const;
 export type RunState = (typeof RUN_STATES)[number];
+/** The states of a run that has not ended. */
+export const ACTIVE_STATES = ['QUEUED', 'RUNNING'] as const;
+export type ActiveState = (typeof ACTIVE_STATES)[number];
 /** The states that end a run. */
-export type EndState = Exclude<RunState, 'RUNNING'>;
+export type EndState = Exclude<RunState, ActiveState>;
+
+/** Whether a run has not ended yet. */
+export const isActive = (state: RunState): state is ActiveState => (ACTIVE_STATES as readonly RunState[]).includes(state);
 
 /** How a run's result lands in its output table. */
 export type WriteMode = 'overwrite' | 'append';

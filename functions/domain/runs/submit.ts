@@ -14,14 +14,16 @@ import { analyzeSql } from '../sql/index.ts';
 import type { RunDeps } from './deps.ts';
 import { recordEnd, recordStart } from './lineage.ts';
 import { largestMachineVcpus } from './machine-types.ts';
-import type { EngineHandle, Run } from './run.ts';
+import type { SparkSubmission } from './ports.ts';
+import type { Run } from './run.ts';
 import { checkSparkRequest, type CheckedSparkRequest, type SparkRequest } from './spark-request.ts';
 
 /** The catalog lineage names: the SQL (JDBC-layout) catalog locally, Glue on EMR Serverless. */
 const catalogKindOf = (platform: string): CatalogKind => (platform === 'local' ? 'jdbc' : 'glue');
 
 /**
- * Submits a Spark run for an org and returns it (`RUNNING`).
+ * Submits a Spark run for an org and returns it: `RUNNING` when its platform started it at once,
+ * `QUEUED` while it waits for capacity (the local machine's Spark slots, EMR Serverless capacity).
  *
  * Refusals (400 firewall or request, 402 no payment method, 403 over the plan) happen before
  * anything is recorded; from the run record on, the run always ends in COMPLETE, FAIL or ABORT.
@@ -56,7 +58,7 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
     orgId,
     engine: 'spark',
     job: request.job,
-    state: 'RUNNING',
+    state: 'QUEUED',
     createdAt: now,
     updatedAt: now,
     sql: request.sql,
@@ -70,15 +72,18 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
   await deps.runs.create(run);
   await recordStart(deps, run, deps.now());
 
-  let handle: EngineHandle;
+  let submission: SparkSubmission;
   try {
-    handle = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
+    submission = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
   } catch (err) {
     throw await failToStart(deps, run, err);
   }
+  const { handle } = submission;
+  let started = false;
   try {
     // An abort that arrived while the engine was starting has ended the run: stop what just started.
     if (!(await deps.runs.attach(run.runId, handle, deps.now().toISOString()))) await deps.engine.cancel(handle);
+    else if (submission.started) started = await deps.runs.start(run.runId, deps.now().toISOString());
   } catch (err) {
     // The job runs but the run cannot say where: stop it rather than leave it unsupervised.
     await deps.engine.cancel(handle).catch((cancelError: unknown) => deps.warn('unattached job could not be stopped', { runId: run.runId, error: cancelError }));
@@ -86,7 +91,7 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
     // The store's own error (an outage is a 503 the caller may retry), not an engine failure.
     throw err;
   }
-  return { ...run, handle };
+  return { ...run, handle, state: started ? 'RUNNING' : 'QUEUED' };
 }
 
 /** Ends a run that never properly started as FAIL (with lineage) and returns the error to throw. */
@@ -97,12 +102,15 @@ const failToStart = async (deps: RunDeps, run: Run, err: unknown): Promise<Domai
   return err instanceof DomainError ? err : new ExecutionError(`Spark could not start the run: ${message}`, { cause: err });
 };
 
-/** The spark endpoint's answer: the run to poll, the job and output table, and `RUNNING`. */
+/**
+ * The spark endpoint's answer: the run to poll, the job and output table, and the run's initial
+ * status: `RUNNING` when it started, `QUEUED` when it waits for capacity.
+ */
 export interface SparkQueryAnswer {
   readonly run_id: string;
   readonly job: { readonly namespace: string; readonly name: string };
   readonly output_table: string;
-  readonly status: 'RUNNING';
+  readonly status: 'RUNNING' | 'QUEUED';
 }
 
 /**
@@ -112,5 +120,5 @@ export interface SparkQueryAnswer {
 export async function submitSparkQuery(deps: RunDeps, orgId: string, request: SparkRequest): Promise<SparkQueryAnswer> {
   const checked = checkSparkRequest(request);
   const run = await submitSparkRun(deps, orgId, checked);
-  return { run_id: run.runId, job: { namespace: run.job.namespace, name: run.job.name }, output_table: qualifiedName(checked.output), status: 'RUNNING' };
+  return { run_id: run.runId, job: { namespace: run.job.namespace, name: run.job.name }, output_table: qualifiedName(checked.output), status: run.state === 'QUEUED' ? 'QUEUED' : 'RUNNING' };
 }

@@ -211,7 +211,12 @@ export const parseSparkQueryRequest = (value: unknown): SparkQueryRequestBody =>
 
 /** Spark answer. */
 export const SparkQueryResponse = z
-  .object({ run_id: z.string().uuid(), job: JobIdentity, output_table: z.string(), status: z.literal('RUNNING') })
+  .object({
+    run_id: z.string().uuid(),
+    job: JobIdentity,
+    output_table: z.string(),
+    status: z.enum(['RUNNING', 'QUEUED']).openapi({ description: 'the run\'s initial status: RUNNING when it started, QUEUED while it waits for a Spark slot (poll `GET /api/v1/runs/{run_id}`)' }),
+  })
   .openapi('SparkQueryResponse');
 
 const MachineSize = z.object({ vcpus: z.number(), memory_gb: z.number() });
@@ -236,7 +241,9 @@ export const Run = z
   .object({
     run_id: z.string().uuid(),
     engine: z.string(),
-    state: z.enum(['RUNNING', 'COMPLETE', 'FAIL', 'ABORT']),
+    state: z.enum(['QUEUED', 'RUNNING', 'COMPLETE', 'FAIL', 'ABORT']).openapi({
+      description: 'QUEUED: waiting for capacity (the machine\'s Spark slots locally, EMR Serverless capacity in AWS); RUNNING; then one of COMPLETE (for a write: its commit is in the catalog), FAIL, ABORT',
+    }),
     job: JobIdentity,
     created_at: z.string(),
     updated_at: z.string(),

@@ -5,6 +5,11 @@
 ``append`` adds the rows, creating the table on first write. Rows written are counted by an
 observation on the written DataFrame itself (no second pass over the query); bytes and files
 come from the snapshot the write committed.
+
+Every commit carries the run id in its snapshot summary (``lakeline.run-id``): the run service
+decides a run's outcome from the catalog (a run is COMPLETE if and only if a snapshot of its run id
+exists), so a job killed between its commit and its result document still counts as written, and
+a retried write can never be mistaken for the first one.
 """
 from __future__ import annotations
 
@@ -52,8 +57,17 @@ def _exists(spark: Any, spec: JobSpec) -> bool:
     return bool(spark.catalog.tableExists(name))
 
 
-def _last_snapshot(spark: Any, target: str) -> tuple[str | None, dict[str, str]]:
-    rows = spark.sql(f"SELECT snapshot_id, summary FROM {target}.snapshots ORDER BY committed_at DESC LIMIT 1").collect()
+#: The snapshot summary property naming the run that committed a snapshot (``domain/runs/commit.ts``).
+RUN_ID_PROPERTY = "lakeline.run-id"
+
+
+def _run_snapshot(spark: Any, target: str, run_id: str) -> tuple[str | None, dict[str, str]]:
+    """The snapshot this run committed (found by its run id, not by being the latest: another
+    run may have committed to the same table since)."""
+    literal = run_id.replace("\\", "\\\\").replace("'", "\\'")
+    rows = spark.sql(
+        f"SELECT snapshot_id, summary FROM {target}.snapshots WHERE summary['{RUN_ID_PROPERTY}'] = '{literal}' ORDER BY committed_at DESC LIMIT 1"
+    ).collect()
     if not rows:
         return None, {}
     return str(rows[0]["snapshot_id"]), dict(rows[0]["summary"] or {})
@@ -68,14 +82,15 @@ def run_and_write(spark: Any, spec: JobSpec, sql: str) -> WriteStats:
     _ensure_namespace(spark, spec)
     observation = Observation("lakeline_rows_written")
     frame = spark.sql(sql).observe(observation, F.count(F.lit(1)).alias("rows"))
-    writer = frame.writeTo(target).using("iceberg")
+    # Iceberg copies `snapshot-property.*` write options into the commit's snapshot summary.
+    writer = frame.writeTo(target).using("iceberg").option(f"snapshot-property.{RUN_ID_PROPERTY}", spec.run_id)
     if spec.mode == "overwrite":
         writer.createOrReplace()
     elif _exists(spark, spec):
         writer.append()
     else:
         writer.create()
-    snapshot_id, summary = _last_snapshot(spark, target)
+    snapshot_id, summary = _run_snapshot(spark, target, spec.run_id)
     return WriteStats(
         rows_written=int(observation.get.get("rows", 0)),
         bytes_written=int(summary.get("added-files-size", 0)),

@@ -8,8 +8,8 @@ from lakeline_spark.job import error_text, execute, run
 from lakeline_spark.spec import JobSpec
 
 
-def job(catalog, tmp_path, sql, table, mode="overwrite", namespace="out"):
-    return JobSpec(run_id="r1", sql=sql, output_namespace=namespace, output_table=table, mode=mode, catalog=catalog, result_uri=f"file://{tmp_path}/result.json")
+def job(catalog, tmp_path, sql, table, mode="overwrite", namespace="out", run_id="r1"):
+    return JobSpec(run_id=run_id, sql=sql, output_namespace=namespace, output_table=table, mode=mode, catalog=catalog, result_uri=f"file://{tmp_path}/result.json")
 
 
 def rows(spark, catalog, namespace, table):
@@ -27,6 +27,17 @@ def test_overwrite_creates_then_replaces_and_append_adds(spark, catalog_a, tmp_p
     assert replaced["rows_written"] == 1
     assert appended["rows_written"] == 3 and appended["mode"] == "append"
     assert rows(spark, catalog_a, "fresh_ns", "totals") == [("w", 1.0), ("x", 90.0), ("y", 20.0), ("z", 40.0)]
+
+
+def test_every_commit_carries_its_run_id_and_reports_its_own_snapshot(spark, catalog_a, tmp_path):
+    # The run service finds a run's commit by this property (domain/runs/commit.ts).
+    first = execute(spark, job(catalog_a, tmp_path, "select 1 as x", "tagged", run_id="run-one"))
+    second = execute(spark, job(catalog_a, tmp_path, "select 2 as x union all select 3", "tagged", mode="append", run_id="run-two"))
+
+    table = f"`{catalog_a.name}`.`out`.`tagged`"
+    tagged = {r["run"]: str(r["snapshot_id"]) for r in spark.sql(f"select snapshot_id, summary['lakeline.run-id'] as run from {table}.snapshots").collect()}
+    assert tagged == {"run-one": first["snapshot_id"], "run-two": second["snapshot_id"]}
+    assert (first["rows_written"], second["rows_written"]) == (1, 2)
 
 
 def test_append_creates_a_missing_table(spark, catalog_a, tmp_path):

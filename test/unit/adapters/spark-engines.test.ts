@@ -116,10 +116,11 @@ describe('EmrServerlessEngine', () => {
     const compute = emrCompute(req('spark.1.b', 'spark.2.b', 2));
 
     // Act
-    const handle = await engine().submit({ runId: 'run-1', orgId: 'AAAA-1111', sql: 'select 1', output: { namespace: 'out', table: 't' }, mode: 'overwrite', compute });
+    const submission = await engine().submit({ runId: 'run-1', orgId: 'AAAA-1111', sql: 'select 1', output: { namespace: 'out', table: 't' }, mode: 'overwrite', compute });
 
     // Assess
-    expect(handle).toEqual({ platform: 'emr-serverless', applicationId: 'app123', jobRunId: 'jr1', resultUri: 's3://lake/runs/org_aaaa1111/run-1/result.json' });
+    // EMR queues the job run until the application has capacity: the run is QUEUED until EMR says RUNNING.
+    expect(submission).toEqual({ handle: { platform: 'emr-serverless', applicationId: 'app123', jobRunId: 'jr1', resultUri: 's3://lake/runs/org_aaaa1111/run-1/result.json' }, started: false });
     const put = s3.commandCalls(PutObjectCommand)[0]?.args[0].input;
     expect(put).toMatchObject({ Bucket: 'lake', Key: 'runs/org_aaaa1111/run-1/job.json' });
     expect(JSON.parse(String(put?.Body)).catalog).toEqual({ name: 'org_aaaa1111', type: 'glue', warehouse: 's3://lake/warehouse/org_aaaa1111', namespace_prefix: 'org_aaaa1111__' });

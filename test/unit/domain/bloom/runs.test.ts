@@ -105,6 +105,8 @@ describe('polling a bloom run', () => {
 
     // Act
     const still = await refreshBloomRun(deps, (await world.runs.get(RUN))!);
+    // The statement's CTAS created the run's results table: that is its commit.
+    world.lake.commit(ORG, { namespace: 'lakeline_results', table: `r_${RUN.replaceAll('-', '')}` }, RUN, { 'total-records': '25' });
     bloom.status_ = { state: 'COMPLETE', rows: 25, scannedBytes: 1000 };
     const done = await refreshBloomRun(deps, (await world.runs.get(RUN))!);
     const again = await refreshBloomRun(deps, done);
@@ -115,6 +117,18 @@ describe('polling a bloom run', () => {
     expect(again).toBe(done);
     expect(world.lineage.types()).toEqual(['START', 'COMPLETE']);
     expect((await world.orgs.get(ORG))?.usageVcpuSeconds).toEqual({ bloom: 40 });
+  });
+
+  it('Should complete a run whose results table exists although its statement was lost (the local stack restarted)', async () => {
+    // Arrange
+    await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    world.lake.commit(ORG, { namespace: 'lakeline_results', table: `r_${RUN.replaceAll('-', '')}` }, RUN, { 'total-records': '9' });
+    bloom.status_ = { state: 'FAIL', error: 'the local Trino server that ran the statement has stopped (the local stack restarted)' };
+    // Act
+    const done = await refreshBloomRun(deps, (await world.runs.get(RUN))!);
+    // Assess
+    expect(done).toMatchObject({ state: 'COMPLETE', rowsWritten: 9 });
+    expect(done.error).toBeUndefined();
   });
 
   it('Should end the run FAIL with the engine\'s error', async () => {

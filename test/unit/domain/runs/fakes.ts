@@ -11,8 +11,9 @@ import type { Org } from '#domain/orgs/org';
 import type { LineageSink } from '#domain/lineage-capture/sink';
 import type { RunDeps } from '#domain/runs/deps';
 import type { SparkResourceRequest } from '#domain/runs/machine-types';
-import type { RunStore, SparkEngine, SparkJob } from '#domain/runs/ports';
-import type { ComputeUsed, EngineHandle, Run, RunEnd, RunOutcome, RunState } from '#domain/runs/run';
+import { RUN_ID_PROPERTY } from '#domain/runs/commit';
+import type { RunStore, SparkEngine, SparkJob, SparkSubmission } from '#domain/runs/ports';
+import { ACTIVE_STATES, isActive, type ComputeUsed, type EngineHandle, type Run, type RunEnd, type RunOutcome, type RunState } from '#domain/runs/run';
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
 
 /** {@link RunStore} in a Map; transitions are conditional exactly like the DynamoDB adapter's. */
@@ -43,17 +44,27 @@ export class MemoryRunStore implements RunStore {
 
   async attach(runId: string, handle: EngineHandle, at: string): Promise<boolean> {
     const run = this.runs.get(runId);
-    if (!run || run.state !== 'RUNNING') return false;
+    if (!run || !isActive(run.state)) return false;
     const startedAt = typeof handle.startedAt === 'number' ? { startedAt: handle.startedAt } : {};
     this.runs.set(runId, { ...run, handle, updatedAt: at, timings: { ...run.timings, ...startedAt } });
     return true;
   }
 
-  async end(runId: string, end: RunEnd): Promise<Run | undefined> {
+  async start(runId: string, at: string, startedAt?: number): Promise<boolean> {
     const run = this.runs.get(runId);
-    if (!run || run.state !== 'RUNNING') return undefined;
+    if (!run || run.state !== 'QUEUED') return false;
+    this.runs.set(runId, { ...run, state: 'RUNNING', updatedAt: at, timings: { ...run.timings, ...(startedAt === undefined ? {} : { startedAt }) } });
+    return true;
+  }
+
+  async end(runId: string, end: RunEnd, from: readonly RunState[] = ACTIVE_STATES): Promise<Run | undefined> {
+    const run = this.runs.get(runId);
+    if (!run || !from.includes(run.state)) return undefined;
     const { timings, ...rest } = end;
-    const ended: Run = { ...run, ...rest, updatedAt: end.endedAt, timings: { ...run.timings, ...timings } };
+    const { error: _previous, ...kept } = run;
+    // As the DynamoDB adapter: a COMPLETE run has no error.
+    const base = end.state === 'COMPLETE' && end.error === undefined ? kept : run;
+    const ended: Run = { ...base, ...rest, updatedAt: end.endedAt, timings: { ...run.timings, ...timings } };
     this.runs.set(runId, ended);
     return ended;
   }
@@ -77,6 +88,8 @@ export class FakeSparkEngine implements SparkEngine {
   readonly submitted: SparkJob[] = [];
   readonly cancelled: EngineHandle[] = [];
   submitError: Error | undefined;
+  /** Whether submitted jobs start at once (true) or wait in the platform's queue. */
+  startsAtOnce = true;
   reattachAnswer: (run: Run) => 'attached' | RunOutcome = () => 'attached';
 
   size(request: SparkResourceRequest): ComputeUsed {
@@ -92,10 +105,11 @@ export class FakeSparkEngine implements SparkEngine {
     };
   }
 
-  async submit(job: SparkJob): Promise<EngineHandle> {
+  async submit(job: SparkJob): Promise<SparkSubmission> {
     if (this.submitError) throw this.submitError;
     this.submitted.push(job);
-    return { platform: this.platform, pid: 4242, startedAt: Date.parse('2030-01-01T00:00:01Z') };
+    if (!this.startsAtOnce) return { handle: { platform: this.platform, queued: 1 }, started: false };
+    return { handle: { platform: this.platform, pid: 4242, startedAt: Date.parse('2030-01-01T00:00:01Z') }, started: true };
   }
 
   async cancel(handle: EngineHandle): Promise<void> {
@@ -127,6 +141,17 @@ export class MemoryLake implements Catalog, LakeStorage {
     const metadataLocation = `${location}/metadata/v1.metadata.json`;
     this.files.set(metadataLocation, metadata(location, columns));
     this.tables.set(orgId, [...(this.tables.get(orgId) ?? []).filter((t) => t.namespace !== name.namespace || t.table !== name.table), { ...name, metadataLocation }]);
+  }
+
+  /** Records a commit of a run to a table (creating it): a snapshot whose summary carries the run id. */
+  commit(orgId: string, name: TableName, runId: string, summary: Record<string, string> = {}): void {
+    if (!this.tables.get(orgId)?.some((t) => t.namespace === name.namespace && t.table === name.table)) this.add(orgId, name, ['x']);
+    const table = this.tables.get(orgId)?.find((t) => t.namespace === name.namespace && t.table === name.table) as CatalogTable;
+    const doc = JSON.parse(this.files.get(table.metadataLocation) as string) as { snapshots: unknown[]; 'current-snapshot-id': number };
+    const id = doc.snapshots.length + 1;
+    doc.snapshots.push({ 'snapshot-id': id, 'timestamp-ms': Date.parse('2030-01-01T00:00:05Z'), summary: { operation: 'append', [RUN_ID_PROPERTY]: runId, ...summary } });
+    doc['current-snapshot-id'] = id;
+    this.files.set(table.metadataLocation, JSON.stringify(doc));
   }
 
   async listTables(orgId: string, namespace?: string): Promise<CatalogTable[]> {

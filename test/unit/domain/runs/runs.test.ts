@@ -9,6 +9,7 @@ import { abortRun } from '#domain/runs/abort';
 import { finishRun } from '#domain/runs/finish';
 import { getRun } from '#domain/runs/get';
 import { recoverRuns } from '#domain/runs/recover';
+import { startRun } from '#domain/runs/start';
 import { runView } from '#domain/runs/run';
 import { submitSparkQuery, submitSparkRun } from '#domain/runs/submit';
 import { checkSparkRequest, type SparkRequest } from '#domain/runs/spark-request';
@@ -142,6 +143,7 @@ describe('ending a run with the engine\'s outcome', () => {
     // Prepare
     const { run_id } = await submitSparkQuery(world.deps, ORG, request());
     world.lake.add(ORG, { namespace: 'out', table: 'daily' }, ['n_name', 'c']);
+    world.lake.commit(ORG, { namespace: 'out', table: 'daily' }, run_id, { 'added-records': '25', 'added-files-size': '900', 'added-data-files': '1' });
     world.advance(11_000);
 
     // Act
@@ -175,6 +177,7 @@ describe('ending a run with the engine\'s outcome', () => {
   it('Should change nothing and meter nothing when the same outcome arrives twice', async () => {
     // Prepare
     const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    world.lake.commit(ORG, { namespace: 'out', table: 'daily' }, run_id, { 'added-records': '1' });
     await finishRun(world.deps, run_id, { state: 'COMPLETE', rowsWritten: 1 });
 
     // Act
@@ -191,12 +194,110 @@ describe('ending a run with the engine\'s outcome', () => {
     world = runWorld({ meteredByPlatform: true });
     await world.orgs.create(payingOrg(ORG));
     const { run_id } = await submitSparkQuery(world.deps, ORG, request({ query: 'select 1 as x' }));
+    world.lake.commit(ORG, { namespace: 'out', table: 'daily' }, run_id, { 'added-records': '1' });
 
     // Act
     const run = await finishRun(world.deps, run_id, { state: 'COMPLETE', rowsWritten: 1, vcpuSeconds: 123.5 });
 
     // Assess
     expect(run?.vcpuSeconds).toBe(123.5);
+  });
+});
+
+describe("a run's outcome follows the catalog", () => {
+  const OUT = { namespace: 'out', table: 'daily' };
+
+  it('Should complete a run whose process died after its commit, with the rows the commit added', async () => {
+    // Prepare: the job committed, then the stack and its Spark process were killed before any report.
+    const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    world.lake.commit(ORG, OUT, run_id, { 'added-records': '25', 'added-files-size': '900', 'added-data-files': '2' });
+    world.engine.reattachAnswer = () => ({ state: 'FAIL', error: 'the local stack stopped while this run was active, and its Spark process ended without a result' });
+    // Act
+    await recoverRuns(world.deps, 'local');
+    // Assess
+    expect(world.runs.runs.get(run_id)).toMatchObject({ state: 'COMPLETE', rowsWritten: 25, bytesWritten: 900, filesWritten: 2 });
+    expect(world.runs.runs.get(run_id)?.error).toBeUndefined();
+    expect(world.lineage.types()).toEqual(['START', 'COMPLETE']);
+  });
+
+  it("Should fail a run whose commit is not in the catalog, even when its engine reports success", async () => {
+    // Prepare: another run's commit to the same table must not count for this one.
+    const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    world.lake.commit(ORG, OUT, 'some-other-run', { 'added-records': '3' });
+    // Act
+    const run = await finishRun(world.deps, run_id, { state: 'COMPLETE', rowsWritten: 3 });
+    // Assess
+    expect(run).toMatchObject({ state: 'FAIL', error: 'the engine reported success, but the catalog holds no commit of this run; nothing of it was written' });
+  });
+
+  it('Should fail a run killed before its commit, with what happened', async () => {
+    const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    const run = await finishRun(world.deps, run_id, { state: 'FAIL', error: 'Spark ended (signal SIGKILL) without recording a result' });
+    expect(run).toMatchObject({ state: 'FAIL', error: 'Spark ended (signal SIGKILL) without recording a result' });
+  });
+
+  it('Should complete an aborted run whose write committed before its job stopped', async () => {
+    // Prepare
+    const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    await abortRun(world.deps, ORG, run_id);
+    world.lake.commit(ORG, OUT, run_id, { 'added-records': '4' });
+    // Act
+    await finishRun(world.deps, run_id, { state: 'COMPLETE', rowsWritten: 4 });
+    // Assess
+    expect(world.runs.runs.get(run_id)).toMatchObject({ state: 'COMPLETE', rowsWritten: 4 });
+    expect(world.runs.runs.get(run_id)?.error).toBeUndefined();
+    expect(world.lineage.types()).toEqual(['START', 'ABORT', 'COMPLETE']);
+  });
+});
+
+describe('queued runs', () => {
+  it('Should record a run its platform has not started as QUEUED, answer QUEUED, and start it when the platform does', async () => {
+    // Prepare
+    world.engine.startsAtOnce = false;
+    // Act
+    const answer = await submitSparkQuery(world.deps, ORG, request());
+    const queued = world.runs.runs.get(answer.run_id)?.state;
+    const started = await startRun(world.deps, answer.run_id, { platform: 'local', pid: 77, startedAt: Date.parse('2030-01-01T00:00:09Z') });
+    // Assess
+    expect(answer.status).toBe('QUEUED');
+    expect(queued).toBe('QUEUED');
+    expect(started).toBe(true);
+    expect(world.runs.runs.get(answer.run_id)).toMatchObject({ state: 'RUNNING', handle: { pid: 77 }, timings: { startedAt: Date.parse('2030-01-01T00:00:09Z') } });
+  });
+
+  it('Should abort a queued run, and stop its job if the platform starts it afterwards', async () => {
+    // Prepare
+    world.engine.startsAtOnce = false;
+    const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    // Act
+    const aborted = await abortRun(world.deps, ORG, run_id);
+    const started = await startRun(world.deps, run_id, { platform: 'local', pid: 78 });
+    // Assess
+    expect(aborted.state).toBe('ABORT');
+    expect(started).toBe(false);
+    expect(world.engine.cancelled).toEqual([{ platform: 'local', queued: 1 }, { platform: 'local', pid: 78 }]);
+    expect(world.runs.runs.get(run_id)?.state).toBe('ABORT');
+  });
+
+  it('Should queue QUEUED runs again after a restart, after re-attaching running ones, oldest first', async () => {
+    // Prepare
+    world.engine.startsAtOnce = false;
+    const first = (await submitSparkQuery(world.deps, ORG, request({ name: 'first' }))).run_id;
+    world.advance(1_000);
+    const second = (await submitSparkQuery(world.deps, ORG, request({ name: 'second' }))).run_id;
+    world.engine.startsAtOnce = true;
+    world.advance(1_000);
+    const running = (await submitSparkQuery(world.deps, ORG, request({ name: 'running' }))).run_id;
+    const order: string[] = [];
+    world.engine.reattachAnswer = (run) => {
+      order.push(run.runId);
+      return 'attached';
+    };
+    // Act
+    const report = await recoverRuns(world.deps, 'local');
+    // Assess
+    expect(order).toEqual([running, first, second]);
+    expect(report.reattached).toEqual([running, first, second]);
   });
 });
 
@@ -220,6 +321,7 @@ describe('aborting a run', () => {
   it('Should answer 409 for a run that already ended and 404 for another org\'s run', async () => {
     // Prepare
     const { run_id } = await submitSparkQuery(world.deps, ORG, request());
+    world.lake.commit(ORG, { namespace: 'out', table: 'daily' }, run_id, { 'added-records': '1' });
     await finishRun(world.deps, run_id, { state: 'COMPLETE', rowsWritten: 1 });
 
     // Act / Assess
@@ -247,6 +349,7 @@ describe('recovering runs after a restart', () => {
     const live = (await submitSparkQuery(world.deps, ORG, request({ name: 'live' }))).run_id;
     const finished = (await submitSparkQuery(world.deps, ORG, request({ name: 'finished' }))).run_id;
     const gone = (await submitSparkQuery(world.deps, ORG, request({ name: 'gone' }))).run_id;
+    world.lake.commit(ORG, { namespace: 'out', table: 'daily' }, finished, { 'added-records': '7' });
     world.engine.reattachAnswer = (run) =>
       run.runId === live ? 'attached' : run.runId === finished ? { state: 'COMPLETE', rowsWritten: 7 } : { state: 'FAIL', error: 'its Spark process is gone' };
 
