@@ -26,7 +26,7 @@ const DEFAULT_TIMEOUT_SECONDS = 29;
 const MAX_ROUTE_TIMEOUT_SECONDS = 30;
 
 /** Construct ids used inside LakelineApi, which route ids may not take. */
-const RESERVED_IDS = new Set(['HttpApi', 'DefaultStage', 'AccessLogs', 'Authorizer', 'LambdaAuthorizer']);
+const RESERVED_IDS = new Set(['HttpApi', 'DefaultStage', 'AccessLogs', 'Authorizer', 'LambdaAuthorizer', 'MethodNotAllowed']);
 
 /**
  * One JSON object per request. `authorizerError` shows why the gateway could not use the authorizer
@@ -192,6 +192,18 @@ export class LakelineApi extends Construct {
       }
       functions.set(route.id, fn);
       routes.set(route.id, httpRoute);
+    }
+    // Every path also answers the methods it does not serve with 405 and `Allow` (HTTP's answer),
+    // rather than the gateway's bare 404: an `ANY` route per path, to one small public function.
+    const methodNotAllowed = new ServiceFunction(this, 'MethodNotAllowed', { handlerModule: 'method-not-allowed', memorySize: 128, timeout: Duration.seconds(3), logRetention });
+    for (const path of [...new Set(routeTable.map((r) => r.path))]) {
+      const anyRoute = new apigwv2.HttpRoute(this, `Any${path.replace(/[^A-Za-z0-9]/g, '_')}Route`, {
+        httpApi: this.httpApi,
+        routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod.ANY),
+        integration: new HttpLambdaIntegration(`Any${path.replace(/[^A-Za-z0-9]/g, '_')}Integration`, methodNotAllowed),
+        authorizer: new apigwv2.HttpNoneAuthorizer(),
+      });
+      acknowledge(anyRoute, 'AwsSolutions-APIG4', `ANY ${path} only answers 405 with the methods the path serves (its own routes carry the authorizer); it reads nothing.`);
     }
     this.functions = functions;
     this.routes = routes;

@@ -22,20 +22,36 @@ import { migrateTable, type ItemUpgrade } from './table-migration.ts';
 /** A running local DynamoDB. */
 export interface LocalDynamo {
   readonly endpoint: string;
+  /** The store process's pid now (it changes when the store is restarted). */
+  pid(): number | undefined;
   stop(): Promise<void>;
 }
 
 const CHILD = fileURLToPath(new URL('./dynamo-process.cjs', import.meta.url));
 
-/** Starts dynalite persisting under `<home>/dynamodb`; resolves once it accepts requests. */
-export const startLocalDynamo = async (home: string, port = 0): Promise<LocalDynamo> => {
-  const storePath = path.join(home, 'dynamodb');
-  mkdirSync(storePath, { recursive: true });
+/** Restarts of a store that keeps dying within this window give up (then the stack exits). */
+const RESTART_WINDOW_MS = 60_000;
+/** Most restarts within the window. */
+const MAX_RESTARTS = 5;
+
+/** Options of {@link startLocalDynamo}. */
+export interface LocalDynamoOptions {
+  /** Port of the store; 0 picks a free one (kept across restarts). @default 0 */
+  readonly port?: number;
+  /**
+   * Called when the store keeps dying and will not be restarted again: the stack cannot serve
+   * without it, so the caller exits loudly (and an outer supervisor, if any, restarts everything).
+   */
+  readonly onGiveUp?: (reason: string) => void;
+}
+
+/** One store process, started and ready on its port. */
+const spawnStore = async (storePath: string, port: number): Promise<{ child: ChildProcess; port: number; stderr: () => string }> => {
   // LAKELINE_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the store process there (benchmarks).
   const profile = process.env.LAKELINE_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LAKELINE_CPU_PROF_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, CHILD, storePath, String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-8_192)));
   const actualPort = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
@@ -50,15 +66,79 @@ export const startLocalDynamo = async (home: string, port = 0): Promise<LocalDyn
       );
     });
   });
-  const endpoint = `http://127.0.0.1:${actualPort}`;
+  return { child, port: actualPort, stderr: () => stderr };
+};
+
+/**
+ * Starts dynalite persisting under `<home>/dynamodb`; resolves once it accepts requests. The store
+ * is supervised: if its process dies, it is started again on the same port (writes it
+ * acknowledged are on disk: LevelDB's log survives a killed process), each time logged with why;
+ * a store that keeps dying is given up after {@link MAX_RESTARTS} restarts in a minute.
+ */
+export const startLocalDynamo = async (home: string, options: LocalDynamoOptions = {}): Promise<LocalDynamo> => {
+  const storePath = path.join(home, 'dynamodb');
+  mkdirSync(storePath, { recursive: true });
+  let current = await spawnStore(storePath, options.port ?? 0);
+  const port = current.port;
+  const endpoint = `http://127.0.0.1:${port}`;
+  let stopping = false;
+  const restarts: number[] = [];
+
+  const supervise = (store: typeof current): void => {
+    store.child.once('exit', (code, signal) => {
+      if (stopping) return;
+      const why = `the local store process exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})${store.stderr().trim() ? `: ${store.stderr().trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts.length > 0 && (restarts[0] as number) < now - RESTART_WINDOW_MS) restarts.shift();
+      if (restarts.length > MAX_RESTARTS) {
+        logger.error('the local store keeps dying; giving up', { why, restarts: restarts.length });
+        options.onGiveUp?.(`${why}; it died ${restarts.length} times within a minute`);
+        return;
+      }
+      logger.error('local store died; restarting it on the same port', { why, port });
+      void restart(restarts.length);
+    });
+  };
+
+  const restart = async (attempt: number): Promise<void> => {
+    // A short pause, longer on each attempt: a store that dies at once must not spin.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 200 * 2 ** (attempt - 1))));
+    if (stopping) return;
+    try {
+      current = await spawnStore(storePath, port);
+      logger.warn('local store restarted', { port, pid: current.child.pid });
+      supervise(current);
+    } catch (err) {
+      restarts.push(Date.now());
+      if (restarts.length > MAX_RESTARTS) {
+        options.onGiveUp?.(`the local store could not be restarted: ${(err as Error).message}`);
+        return;
+      }
+      logger.error('local store did not restart; trying again', { error: err });
+      void restart(restarts.length);
+    }
+  };
+
   const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: endpoint });
   try {
     await migrateTables(client, home);
     await ensureTables(client, ALL_TABLES.map((def) => ({ def, name: localTableName(def) })));
+  } catch (err) {
+    await stopChild(current.child);
+    throw err;
   } finally {
     client.destroy();
   }
-  return { endpoint, stop: () => stopChild(child) };
+  supervise(current);
+  return {
+    endpoint,
+    pid: () => current.child.pid,
+    stop: () => {
+      stopping = true;
+      return stopChild(current.child);
+    },
+  };
 };
 
 /**

@@ -111,6 +111,12 @@ export const createGatewayListener = (loadHandler: HandlerLoader) => {
     res.end(body);
   };
 
+  const answerMethodNotAllowed = async (res: http.ServerResponse, method: string, pathname: string, template: string): Promise<void> => {
+    const handler = await loadHandler('method-not-allowed');
+    const result = (await handler({ routeKey: `ANY ${template}`, requestContext: { http: { method, path: pathname } } } as unknown as APIGatewayProxyEventV2, lambdaContext('MethodNotAllowed', 3_000))) as APIGatewayProxyStructuredResultV2;
+    send(res, result.statusCode ?? 405, result.body ?? '', Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)])));
+  };
+
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     try {
       const url = new URL(req.url ?? '/', 'http://local');
@@ -120,7 +126,12 @@ export const createGatewayListener = (loadHandler: HandlerLoader) => {
         return m ? [{ c, m }] : [];
       })[0];
       const body = await readBody(req);
-      if (!match) return send(res, 404, '{"message":"Not Found"}');
+      if (!match) {
+        // A path the route table serves, with another method: API Gateway's `ANY` route of that path.
+        const samePath = compiled.find((c) => c.pattern.test(url.pathname));
+        if (samePath) return answerMethodNotAllowed(res, method, url.pathname, samePath.route.path);
+        return send(res, 404, '{"message":"Not Found"}');
+      }
       if (body === 'too-large') return send(res, 413, '{"message":"Request Entity Too Large"}');
 
       const headers: Record<string, string> = {};

@@ -19,7 +19,16 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const home = resolveHome(values.home);
 
 try {
-  const stack = await startLocalStack({ home, port, host: values.host ?? process.env.LAKELINE_HOST ?? '127.0.0.1' });
+  const stack = await startLocalStack({
+    home,
+    port,
+    host: values.host ?? process.env.LAKELINE_HOST ?? '127.0.0.1',
+    // The stack cannot serve without its store: exit loudly, so whatever supervises us sees it.
+    onFatal: (reason) => {
+      console.error(`lakeline: stopping: ${reason}`);
+      process.exit(1);
+    },
+  });
   console.log(`lakeline local stack is up
   base URL: ${stack.baseUrl}
   API key:  ${stack.apiKey}

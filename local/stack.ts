@@ -22,6 +22,11 @@ export interface LocalStackOptions {
   readonly host?: string;
   /** 0 picks a free port. @default 8080 */
   readonly port?: number;
+  /**
+   * Called when a part the stack cannot serve without (the local store) failed for good; the
+   * caller should exit non-zero, naming the reason.
+   */
+  readonly onFatal?: (reason: string) => void;
 }
 
 /** A running local stack. */
@@ -90,7 +95,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const baseUrl = `http://${host}:${port}`;
   let dynamo: LocalDynamo | undefined;
   try {
-    dynamo = await startLocalDynamo(options.home);
+    dynamo = await startLocalDynamo(options.home, { onGiveUp: (reason) => options.onFatal?.(reason) });
     process.env[PROFILE_ENV] = 'local';
     process.env[HOME_ENV] = options.home;
     process.env[DYNAMODB_ENDPOINT_ENV] = dynamo.endpoint;

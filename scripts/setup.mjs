@@ -24,7 +24,7 @@ const toolEnv = process.stdout.isTTY ? process.env : { ...process.env, NO_COLOR:
 export const stripEscapes = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\r(?!\n)/g, '\n');
 const stateDir = path.join(root, '.lakeline');
 
-/** Python requirement files installed into the venv, in order (pinned, lock-style). */
+/** Python requirement files installed into the service's venv, in order (pinned, lock-style). */
 export const PYTHON_REQUIREMENTS = ['requirements.lock'];
 
 /** A hash of files' names relative to the checkout and their contents: the same in every clone. */
@@ -82,19 +82,33 @@ const findPython = () => {
   throw new Error('setup: Python 3.11 or newer is required (set LAKELINE_PYTHON to its path)');
 };
 
+/**
+ * The pinned Python environments: the service's own (the lake writer, polars, Spark, the DuckDB
+ * extension files), and each test tool's in an environment of its own so its dependencies never
+ * meet the service's.
+ */
+export const PYTHON_ENVIRONMENTS = [
+  { dir: 'venv', requirements: PYTHON_REQUIREMENTS, after: (venv) => copyDuckdbExtensions(venv) },
+  { dir: 'venv-fuzz', requirements: ['requirements-fuzz.lock'] },
+];
+
 const setupPython = () => {
-  const files = PYTHON_REQUIREMENTS.map((f) => path.join(root, f)).filter((f) => existsSync(f));
+  for (const environment of PYTHON_ENVIRONMENTS) setupPythonEnvironment(environment);
+};
+
+const setupPythonEnvironment = ({ dir, requirements, after }) => {
+  const files = requirements.map((f) => path.join(root, f)).filter((f) => existsSync(f));
   if (files.length === 0) return;
-  const venv = path.join(stateDir, 'venv');
+  const venv = path.join(stateDir, dir);
   const stamp = path.join(venv, '.lakeline-requirements-hash');
   const hash = hashFiles(files);
   if (upToDate(stamp, hash)) return;
   mkdirSync(stateDir, { recursive: true });
   if (!existsSync(path.join(venv, 'bin', 'python'))) step(`Python environment ${path.relative(root, venv)}`, () => run(findPython(), ['-m', 'venv', venv]));
   const pip = path.join(venv, 'bin', 'pip');
-  step('Python requirements (pip)', () => {
+  step(`Python requirements of ${path.relative(root, venv)} (pip)`, () => {
     run(pip, ['install', '--disable-pip-version-check', '--no-input', ...(quiet ? ['-q'] : []), ...files.flatMap((f) => ['-r', f])]);
-    copyDuckdbExtensions(venv);
+    after?.(venv);
   });
   writeFileSync(stamp, hash);
 };

@@ -48,7 +48,7 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   buildLambdaArtifacts();
   stack = await startStackProcess(tempHome('shared'));
-  const { child: _child, stop: _stop, ...info } = stack;
+  const { child: _child, stop: _stop, output: _output, ...info } = stack;
   project.provide('stack', info);
 }
 

@@ -21,6 +21,8 @@ export interface StackInfo {
 /** A local stack child process. */
 export interface StackProcess extends StackInfo {
   readonly child: ChildProcess;
+  /** Everything the stack printed so far (stdout and stderr). */
+  output(): string;
   /** Sends SIGINT (Ctrl-C) and waits for a clean exit; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -51,6 +53,7 @@ export const startStackProcess = (home: string, port = 0, extraEnv: Record<strin
           ...info,
           home,
           child,
+          output: () => out + err,
           stop: () =>
             new Promise((done) => {
               if (child.exitCode !== null) return done(child.exitCode);

@@ -3,7 +3,7 @@
  * own data after Ctrl-C, keeps the demo org and key, publishes its connection details in
  * local.json, and refuses to start on a taken port or on a home another stack is using.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -76,6 +76,43 @@ describe('local stack restarts', () => {
       expect(await authenticatedStatus(running.baseUrl, running.apiKey)).not.toBe(401);
     } finally {
       await running.stop();
+    }
+  });
+});
+
+describe('local stack supervision', () => {
+  it('Should restart its store when the store process is killed, say so in its log, and serve the data written before', async () => {
+    // Prepare: an event stored, then the store process killed outright.
+    const stack = await startStackProcess(tempHome('store-kill'), 0, NO_DEMO_DATA);
+    try {
+      const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
+      const event = { eventType: 'START', eventTime: '2026-11-01T10:00:00Z', producer: 'urn:test', run: { runId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' }, job: { namespace: 'kill', name: 'before' } };
+      expect((await fetch(`${stack.baseUrl}/api/v1/lineage`, { method: 'POST', headers, body: JSON.stringify(event) })).status).toBe(200);
+      const store = execFileSync('pgrep', ['-P', String(stack.child.pid), '-f', 'dynamo-process'], { encoding: 'utf8' }).trim().split('\n').map(Number);
+      expect(store).toHaveLength(1);
+      // Act
+      process.kill(store[0] as number, 'SIGKILL');
+      const deadline = Date.now() + 20_000;
+      let listed: { job_name: string }[] | undefined;
+      while (Date.now() < deadline) {
+        const answer = await fetch(`${stack.baseUrl}/api/v1/events?start=0&end=4102444800&namespace=kill`, { headers });
+        if (answer.status === 200) {
+          listed = (await answer.json()) as { job_name: string }[];
+          break;
+        }
+        // While the store is down the service answers 503 (retry later), never a wrong answer.
+        expect(answer.status).toBe(503);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const after = await fetch(`${stack.baseUrl}/api/v1/lineage`, { method: 'POST', headers, body: JSON.stringify({ ...event, job: { namespace: 'kill', name: 'after' } }) });
+      // Assess
+      expect(listed?.map((e) => e.job_name)).toEqual(['before']);
+      expect(after.status).toBe(200);
+      expect(stack.output()).toContain('local store died; restarting it on the same port');
+      expect(stack.output()).toContain('local store restarted');
+      expect(stack.child.exitCode).toBeNull();
+    } finally {
+      await stack.stop();
     }
   });
 });

@@ -84,6 +84,7 @@ describe('restarting the local stack while Spark runs are active', () => {
     expect(run.state).toBe('FAIL');
     expect(run.error).toMatch(/the local stack stopped while this run was active, and its Spark process ended without a result/);
     expect((await routedApi(second.baseUrl, second.apiKey).table('restart_it', 'casualty')).status).toBe(404);
+    await second.stop();
   }, SPARK_RUN_TIMEOUT_MS);
 
   it('Should end COMPLETE, never FAIL, a routed append killed with its stack right after its commit, so a retry is not needed', async () => {

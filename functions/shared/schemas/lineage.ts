@@ -1,7 +1,8 @@
 /**
  * @module schemas/lineage
- * Lineage endpoints: the event (validated in depth by the OpenLineage schema, see
- * domain/lineage), the batch answer of OpenLineage.yml, the events query and the stored event.
+ * Lineage endpoints: the batch answer of OpenLineage.yml, the events query and the stored event.
+ * The event itself is described by the OpenLineage schema the validator uses
+ * (`openlineage-openapi.ts`), not by a second description here.
  */
 import { z } from './zod.ts';
 
@@ -16,21 +17,6 @@ const SchemaUuid = z
   .string()
   .regex(/^(?:urn:uuid:)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
   .openapi({ example: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' });
-
-/** The OpenLineage event as received: checked against the official JSON schema, passed on unchanged. */
-export const LineageEvent = z
-  .object({
-    eventTime: z.string(),
-    producer: z.string(),
-    schemaURL: z.string().optional(),
-    eventType: z.enum(RUN_STATES).optional(),
-    run: z.object({ runId: SchemaUuid, facets: z.record(z.string(), z.unknown()).optional() }).optional(),
-    job: z.object({ namespace: z.string(), name: z.string(), facets: z.record(z.string(), z.unknown()).optional() }).optional(),
-    inputs: z.array(z.record(z.string(), z.unknown())).optional(),
-    outputs: z.array(z.record(z.string(), z.unknown())).optional(),
-  })
-  .passthrough()
-  .openapi('LineageEvent', { description: 'An OpenLineage RunEvent, DatasetEvent or JobEvent (https://openlineage.io/spec/2-0-2/OpenLineage.json).' });
 
 /** `{status: 200}`. */
 export const LineageAccepted = z.object({ status: z.number().int() }).openapi('LineageAccepted');
@@ -53,20 +39,36 @@ export const BatchResponse = z
   })
   .openapi('BatchResponse');
 
-/** Query parameters of `GET /api/v1/events`. */
+// The largest double below 2^63: the document must not call 2^63 (out of int64) valid.
+const INT64 = { minimum: -(2 ** 63), maximum: 2 ** 63 - 1024 } as const;
+
+/** Query parameters of `GET /api/v1/events` (the handler reads them with `domain/lineage/list-query.ts`). */
 export const EventsQuery = z
   .object({
-    start: z.string().openapi({ description: 'UNIX epoch seconds; event_time >= start', example: '1700000000' }),
-    end: z.string().openapi({ description: 'UNIX epoch seconds; event_time < end', example: '1800000000' }),
+    start: z.int().openapi({ description: 'UNIX epoch seconds; event_time >= start', format: 'int64', ...INT64, example: 1700000000 }),
+    end: z.int().openapi({ description: 'UNIX epoch seconds; event_time < end; must be greater than start', format: 'int64', ...INT64, example: 1800000000 }),
     sort_by: z.enum(['EVENT_TIME', 'EVENT_SIZE_IN_BYTES']).optional(),
     order: z.enum(['ASC', 'DESC']).optional(),
     run: SchemaUuid.optional(),
-    states: z.string().optional().openapi({ description: `comma-separated subset of ${RUN_STATES.join(', ')}` }),
+    states: z
+      .string()
+      .regex(new RegExp(`^\\s*(${RUN_STATES.join('|')})\\s*(,\\s*(${RUN_STATES.join('|')})\\s*)*$`))
+      .optional()
+      .openapi({ description: `comma-separated subset of ${RUN_STATES.join(', ')} (any case)` }),
     namespace: z.string().optional().openapi({ description: 'case-insensitive substring of the job namespace' }),
     job: z.string().optional().openapi({ description: 'case-insensitive substring of the job name' }),
-    integrations: z.string().optional().openapi({ description: 'comma-separated integration names' }),
-    limit: z.string().optional().openapi({ description: 'page size, 1..1000, default 30' }),
-    offset: z.string().optional().openapi({ description: 'rows to skip, default 0' }),
+    integrations: z
+      .string()
+      .regex(/[^,\s]/)
+      .optional()
+      .openapi({ description: 'comma-separated integration names (at least one; case-insensitive)' }),
+    limit: z.int().min(1).max(1000).optional().openapi({ description: 'page size, default 30; a page holds `limit` events unless the listing ends' }),
+    offset: z
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .openapi({ description: 'events to skip, default 0; a client paging with offset += limit sees every event once' }),
   })
   .openapi('EventsQuery');
 

@@ -175,7 +175,15 @@ export const SparkQueryRequest = z
     query: z.string().min(1, 'must not be empty').openapi({ description: 'A Spark SQL query (SELECT); tables are lakeline.<namespace>.<table> or <namespace>.<table>' }),
     output_table: z
       .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, 'must be catalog.namespace.table, e.g. lakeline.analytics.daily')
+      // The catalog is lakeline's, in any case (a pattern has no flags, so the letters say it).
+      .regex(/^[Ll][Aa][Kk][Ee][Ll][Ii][Nn][Ee]\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, {
+        error: (issue) => {
+          const parts = String(issue.input).split('.');
+          return parts.length === 3 && parts.every((p) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(p))
+            ? `catalog '${parts[0]}' is not available; write to lakeline.<namespace>.<table>`
+            : 'must be catalog.namespace.table, e.g. lakeline.analytics.daily';
+        },
+      })
       .openapi({ description: 'lakeline.<namespace>.<table>; created if absent, overwritten otherwise' }),
     driver_machine_type: SparkMachineType.default(DEFAULT_MACHINE_TYPE),
     executor_machine_type: SparkMachineType.default(DEFAULT_MACHINE_TYPE),
@@ -270,8 +278,8 @@ export const Run = z
 
 /** Query parameters of `GET /api/v1/runs/{run_id}`: the page of a batch read's rows. */
 export const RunResultsQuery = z.object({
-  offset: z.string().optional().openapi({ description: 'first row of the page of results (default 0)' }),
-  limit: z.string().optional().openapi({ description: `rows per page of results (default ${RESULTS_PAGE.defaultLimit}, at most ${RESULTS_PAGE.maxLimit})` }),
+  offset: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: 'first row of the page of results (default 0)' }),
+  limit: z.int().min(1).max(RESULTS_PAGE.maxLimit).optional().openapi({ description: `rows per page of results (default ${RESULTS_PAGE.defaultLimit})` }),
 });
 
 /** A lake table's summary. */
