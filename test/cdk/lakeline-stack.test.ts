@@ -128,9 +128,20 @@ describe('routes and the authorizer', () => {
     });
   });
 
-  it('Should route every entry of ROUTES and nothing else', () => {
+  it('Should route every entry of ROUTES, and every other method of their paths to the 405 function, and nothing else', () => {
     const keys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => (r.Properties as Json).RouteKey);
-    expect([...keys].sort()).toEqual(ROUTES.map(routeKey).sort());
+    const paths = [...new Set(ROUTES.map((r) => r.path))];
+    expect([...keys].sort()).toEqual([...ROUTES.map(routeKey), ...paths.map((p) => `ANY ${p}`)].sort());
+  });
+
+  it('Should answer methods a path does not serve from one public function that reads nothing', () => {
+    const anyRoutes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).filter((r) => String((r.Properties as Json).RouteKey).startsWith('ANY '));
+    expect(anyRoutes.every((r) => (r.Properties as Json).AuthorizationType === 'NONE')).toBe(true);
+    const fn = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id.includes('MethodNotAllowed'));
+    expect(fn).toHaveLength(1);
+    // Its role carries no grant to a table, bucket or secret.
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p).includes('MethodNotAllowed'));
+    expect(policies.filter((p) => /dynamodb|s3:|secretsmanager/.test(JSON.stringify((p.Properties as Json).PolicyDocument)))).toEqual([]);
   });
 
   it.each(ROUTES.map((r) => [routeKey(r), r] as const))('Should wire %s to its own function with the right authorization', (_key, route) => {
@@ -167,11 +178,12 @@ describe('routes and the authorizer', () => {
 });
 
 describe('functions', () => {
-  it('Should have one function per route plus the authorizer, the Spark state-change and the results-expiry functions, all Node.js 22 on ARM64 with X-Ray', () => {
+  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change and the results-expiry functions, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
     // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 4 + sandboxes.length);
+    // + the 405 answer of methods a path does not serve
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 5 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
     for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && !sandboxes.includes(id))) {
       expect(id).not.toBe(lakeWriter);

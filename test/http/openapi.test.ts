@@ -4,6 +4,7 @@
  * excepted), and the committed docs/openapi.json not stale.
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 import { API_VERSION, buildOpenApiDocument, renderOpenApiDocument } from '#shared/openapi';
 import { ROUTES } from '#shared/routes';
@@ -113,5 +114,37 @@ describe('docs/openapi.json', () => {
     const current = renderOpenApiDocument();
     // Assess
     expect(committed === current, 'docs/openapi.json is stale: run `npm run openapi` and commit docs/openapi.json').toBe(true);
+  });
+});
+
+/** A request with any method (fetch refuses TRACE). */
+const rawRequest = (method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> =>
+  new Promise((resolve, reject) => {
+    const req = http.request(`${inject('stack').baseUrl}${path}`, { method }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+describe('methods a path does not serve', () => {
+  it.each([
+    ['TRACE', '/api/v1/events', 'GET'],
+    ['DELETE', '/openapi.json', 'GET'],
+    ['PUT', '/api/v1/runs/3f2504e0-4f89-41d3-9a0c-0305e82c3301', 'GET'],
+    ['GET', '/api/v1/lineage', 'POST'],
+  ])('Should answer %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    // Act
+    const answer = await rawRequest(method, path);
+    // Assess
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe(allow);
+    expect((JSON.parse(answer.body) as { error: string }).error).toBe(`${method} is not allowed on ${path}; use ${allow}`);
+  });
+
+  it('Should still answer 404 for a path no route serves', async () => {
+    expect((await rawRequest('TRACE', '/api/v1/nothing-here')).status).toBe(404);
   });
 });

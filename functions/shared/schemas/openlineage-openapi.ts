@@ -30,6 +30,9 @@ const rewrite = (node: Json): Json => {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(node)) {
+    // `example` annotations are dropped: some contradict their own schema (eventType's is
+    // "START|RUNNING|…"), and tools that send examples would send requests the API must refuse.
+    if (key === 'example') continue;
     if (key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')) out.$ref = `#/components/schemas/${PREFIX}${value.slice('#/$defs/'.length)}`;
     else if (key === 'format' && value === 'openlineage-event-time') {
       out.pattern = EVENT_TIME_PATTERN;
