@@ -68,6 +68,12 @@ export interface Config {
 /** Lambda's synchronous response payload limit (6 MB) less room for the status line and headers. */
 export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 64 * 1024;
 
+/**
+ * The response cap of the profile, without reading the rest of the configuration (the shared
+ * middleware needs only this): Lambda's in AWS, none locally.
+ */
+export const maxResponseBytesOf = (env: Env = process.env): number | undefined => ((env[PROFILE_ENV] ?? 'local') === 'aws' ? LAMBDA_MAX_RESPONSE_BYTES : undefined);
+
 /** Managed Spark settings. Every value is optional here; the engine that needs one says so. */
 export interface SparkConfig {
   /** Local: most cores one run may use. */
@@ -185,7 +191,7 @@ export const loadConfig = (env: Env = process.env): Config => {
       profile,
       tableNames,
       ...shared,
-      maxResponseBytes: LAMBDA_MAX_RESPONSE_BYTES,
+      maxResponseBytes: maxResponseBytesOf(env),
       lake,
       ...(env[BLOB_BUCKET_ENV] ? { blobBucket: env[BLOB_BUCKET_ENV] } : {}),
       ...(env[SESSION_SECRET_ARN_ENV] ? { sessionSecretArn: env[SESSION_SECRET_ARN_ENV] } : {}),

@@ -10,7 +10,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ExecutionError, ServiceUnavailableError, UnauthorizedError, type DomainError } from '#domain/errors';
 import { fromAuthorizerContext, isUndecided, type AuthorizerContext, type Principal } from '#domain/auth/principal';
-import { getConfig } from './config.ts';
+import { maxResponseBytesOf } from './config.ts';
 import { errorResponse, type HttpResult } from './http-errors.ts';
 import { logger } from './observability.ts';
 import { header } from './request.ts';
@@ -108,7 +108,7 @@ export const httpHandler = (routeId: string, body: (request: ApiRequest) => Prom
       });
       const gzip = acceptsGzip(event);
       const { lambda, sentBytes } = encodeResult(result, gzip);
-      const maxBytes = getConfig().maxResponseBytes;
+      const maxBytes = maxResponseBytesOf();
       if (maxBytes !== undefined && sentBytes > maxBytes) {
         throw tooLarge?.(result, { sentBytes, maxBytes, compressed: gzip }) ?? new ExecutionError(`the answer (${sentBytes} bytes) is larger than a response can carry (${maxBytes} bytes)`);
       }

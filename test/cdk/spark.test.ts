@@ -154,12 +154,12 @@ describe('Spark access of the routes', () => {
 });
 
 describe('run state changes', () => {
-  it('Should send this application\'s ended job runs to the state-change function, with retries and a dead-letter queue', () => {
+  it('Should send this application\'s started and ended job runs to the state-change function, with retries and a dead-letter queue', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         source: ['aws.emr-serverless'],
         'detail-type': ['EMR Serverless Job Run State Change'],
-        detail: { applicationId: [{ 'Fn::GetAtt': [logicalIdOf(stack.spark.application), 'ApplicationId'] }], state: ['SUCCESS', 'FAILED', 'CANCELLED'] },
+        detail: { applicationId: [{ 'Fn::GetAtt': [logicalIdOf(stack.spark.application), 'ApplicationId'] }], state: ['RUNNING', 'SUCCESS', 'FAILED', 'CANCELLED'] },
       },
       Targets: [
         Match.objectLike({

@@ -190,11 +190,21 @@ describe('routes outside authentication', () => {
   });
 
   it.each([
+    ['DELETE', '/api/v1/lineage', 'POST'],
+    ['GET', '/api/v1/lineage', 'POST'],
+    ['POST', '/openapi.json', 'GET'],
+  ])('Should answer %s %s with 405 and Allow: %s, valid key or not', async (method, urlPath, allow) => {
+    // Act
+    const anonymous = await fetch(`${stack.baseUrl}${urlPath}`, { method });
+    const withKey = await fetch(`${stack.baseUrl}${urlPath}`, { method, headers: { authorization: `Bearer ${validKey}` } });
+    // Assess
+    expect([anonymous.status, withKey.status]).toEqual([405, 405]);
+    expect(anonymous.headers.get('allow')).toBe(allow);
+  });
+
+  it.each([
     ['GET', '/api/v1/nope'],
     ['GET', '/'],
-    ['DELETE', '/api/v1/lineage'],
-    ['GET', '/api/v1/lineage'],
-    ['POST', '/openapi.json'],
     ['GET', '/api/v1/events/extra'],
   ])('Should answer %s %s with 404, valid key or not', async (method, urlPath) => {
     // Act

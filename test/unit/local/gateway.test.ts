@@ -69,9 +69,21 @@ describe('local gateway: routing', () => {
     expect(handlerEvents[0]?.event.requestContext).not.toHaveProperty('authorizer');
   });
 
+  it('Should hand a method the path does not serve to the 405 handler, as the path\'s ANY route, without the authorizer', async () => {
+    // Prepare
+    handlerAnswer = () => ({ statusCode: 405, headers: { allow: 'POST' }, body: '{"error":"no"}' });
+    // Act
+    const response = await fetch(`${baseUrl}/api/v1/lineage`, { method: 'DELETE' });
+    // Assess
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(authorizerEvents).toHaveLength(0);
+    expect(handlerEvents.map((h) => h.module)).toEqual(['method-not-allowed']);
+    expect(handlerEvents[0]?.event).toMatchObject({ routeKey: 'ANY /api/v1/lineage', requestContext: { http: { method: 'DELETE', path: '/api/v1/lineage' } } });
+  });
+
   it.each([
     ['GET', '/nope'],
-    ['DELETE', '/api/v1/lineage'],
     ['GET', '/api/v1/lineage/'],
     ['GET', '/openapi.json/x'],
   ])('Should answer %s %s with 404 without calling anything', async (method, path) => {
