@@ -56,8 +56,7 @@ export const awsEnvironment = (info: AwsEmulatorInfo): Record<string, string> =>
   AWS_DEFAULT_REGION: info.region,
   AWS_ACCESS_KEY_ID: info.credentials.accessKeyId,
   AWS_SECRET_ACCESS_KEY: info.credentials.secretAccessKey,
-  // A developer's own profile or SSO session must never be picked up instead.
-  AWS_PROFILE: '',
+  // A developer's own configuration (profiles, SSO sessions) must never be picked up instead.
   AWS_CONFIG_FILE: '/dev/null',
   AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
   AWS_EC2_METADATA_DISABLED: 'true',
