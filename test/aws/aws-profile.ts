@@ -24,6 +24,14 @@ import { openDynamoBackend } from '../adapters/dynamo-backends.ts';
 import type { EmulatedLake } from './emulated-lake.ts';
 import { awsClientConfig, REPO_ROOT, type AwsEmulatorInfo } from './emulator.ts';
 
+/** What a request carries. */
+export interface CallParts {
+  readonly body?: unknown;
+  readonly queryStringParameters?: Record<string, string>;
+  /** Values of the route's `{placeholders}`. */
+  readonly pathParameters?: Record<string, string>;
+}
+
 /** What a suite needs to call the AWS profile's handlers. */
 export interface AwsProfile {
   /** The functions' environment (already applied to `process.env`). */
@@ -32,7 +40,7 @@ export interface AwsProfile {
   /** An API key of the org, as `Authorization: Bearer …` carries it. */
   readonly token: string;
   /** Calls a route's handler through the authorizer Lambda, as API Gateway would. */
-  call(routeId: string, parts?: { body?: unknown; queryStringParameters?: Record<string, string> }): Promise<ParsedResult>;
+  call(routeId: string, parts?: CallParts): Promise<ParsedResult>;
 }
 
 type Handler = (event: ApiEvent, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -81,7 +89,10 @@ export const useAwsProfile = async (aws: AwsEmulatorInfo, lake: EmulatedLake, ex
         ...(parts.queryStringParameters ? { queryStringParameters: parts.queryStringParameters } : {}),
         authorizer: decision.context as unknown as Record<string, string>,
       });
-      return parseResult(await (await handlerOf(route))(event, lambdaContext()));
+      const withPath = parts.pathParameters
+        ? { ...event, pathParameters: parts.pathParameters, rawPath: route.path.replace(/\{(\w+)\}/g, (_m, name: string) => parts.pathParameters?.[name] ?? '') }
+        : event;
+      return parseResult(await (await handlerOf(route))(withPath, lambdaContext()));
     },
   };
 };
