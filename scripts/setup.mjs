@@ -2,7 +2,10 @@
 // Idempotent set-up for a fresh clone, run by `npm run local`, `npm test` and `.ci/run`:
 //   1. node_modules from package-lock.json (`npm ci`), redone only when the lock file changes;
 //   2. the Python environment `.lakeline/venv` from the pinned requirements files, redone only
-//      when one of them changes.
+//      when one of them changes;
+//   3. the AWS test tools (moto, cfn-lint) in `.lakeline/venv-aws` from requirements-aws-test.lock,
+//      and the Lambda runtime's boto3 for the lake writer in `.lakeline/lambda-runtime`;
+//   4. the Java libraries of Spark (Maven), the local Trino server, bubblewrap.
 // Each step records a hash of its inputs' contents (never their absolute paths, so a clone in another
 // directory is as up to date as this one), so a second run does nothing and takes milliseconds.
 // Every step that does work prints one line with its duration, also under --quiet (which only hides
@@ -114,6 +117,40 @@ const setupPythonEnvironment = ({ dir, requirements, after }) => {
 };
 
 /**
+ * The AWS test tools — moto (the AWS emulator of the tests) and cfn-lint — in an environment of
+ * their own, so their dependencies never meet the product's (requirements-aws-test.in says why).
+ */
+export const AWS_TEST_REQUIREMENTS = 'requirements-aws-test.lock';
+
+/**
+ * The packages the Lambda Python runtime gives the lake writer (boto3), installed without their
+ * dependencies into a directory the emulator suites put on the lake writer's path; see the file.
+ */
+export const LAMBDA_RUNTIME_REQUIREMENTS = 'functions/lakewriter/requirements-lambda-runtime.txt';
+
+const setupAwsTestTools = () => {
+  const lock = path.join(root, AWS_TEST_REQUIREMENTS);
+  const venv = path.join(stateDir, 'venv-aws');
+  const stamp = path.join(venv, '.lakeline-requirements-hash');
+  const hash = hashFiles([lock]);
+  if (!upToDate(stamp, hash)) {
+    if (!existsSync(path.join(venv, 'bin', 'python'))) step(`Python environment ${path.relative(root, venv)}`, () => run(findPython(), ['-m', 'venv', venv]));
+    step('AWS test tools: moto, cfn-lint (pip)', () => run(path.join(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--no-input', ...(quiet ? ['-q'] : []), '-r', lock]));
+    writeFileSync(stamp, hash);
+  }
+  const runtime = path.join(stateDir, 'lambda-runtime');
+  const runtimeFile = path.join(root, LAMBDA_RUNTIME_REQUIREMENTS);
+  const runtimeStamp = path.join(runtime, '.lakeline-requirements-hash');
+  const runtimeHash = hashFiles([runtimeFile]);
+  if (upToDate(runtimeStamp, runtimeHash)) return;
+  step('Lambda runtime packages of the lake writer: boto3 (pip)', () => {
+    rmSync(runtime, { recursive: true, force: true });
+    run(path.join(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--no-input', ...(quiet ? ['-q'] : []), '--no-deps', '--target', runtime, '-r', runtimeFile]);
+  });
+  writeFileSync(runtimeStamp, runtimeHash);
+};
+
+/**
  * The DuckDB engine loads its extensions from files (nothing downloads at run time); the PyPI
  * packages `duckdb-extension-*` ship them, so they are copied into one flat directory.
  */
@@ -137,10 +174,25 @@ const copyDuckdbExtensions = (venv) => {
 };
 
 /**
- * Java libraries of the local Spark profile, from Maven Central: the Iceberg Spark runtime (must
- * match pyspark's Spark 3.5 / Scala 2.12) and the SQLite JDBC driver for the SQL catalog.
+ * Java libraries of Spark, from Maven Central. The local profile's: the Iceberg Spark runtime (must
+ * match pyspark's Spark 3.5 / Scala 2.12) and the SQLite JDBC driver for the SQL catalog. The
+ * emulated EMR Serverless run of the AWS suites (test/aws/emr-stand-in.ts) adds what an EMR release
+ * has on its class path: Iceberg's AWS bundle (GlueCatalog, S3FileIO; the same Iceberg version),
+ * and, standing in for EMRFS behind `s3://` (the job reads its spec and writes its result there),
+ * Hadoop's S3A file system of pyspark's Hadoop 3.3.4 with the AWS SDK v1 modules it loads (the
+ * modules, 6 MB, rather than the 280 MB aws-java-sdk-bundle).
  */
-export const JARS = ['org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.12.0', 'org.xerial:sqlite-jdbc:3.54.1.0'];
+export const JARS = [
+  'org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.12.0',
+  'org.xerial:sqlite-jdbc:3.54.1.0',
+  'org.apache.iceberg:iceberg-aws-bundle:1.12.0',
+  'org.apache.hadoop:hadoop-aws:3.3.4',
+  'com.amazonaws:aws-java-sdk-core:1.12.262',
+  'com.amazonaws:aws-java-sdk-s3:1.12.262',
+  'com.amazonaws:aws-java-sdk-kms:1.12.262',
+  'com.amazonaws:aws-java-sdk-dynamodb:1.12.262',
+  'com.amazonaws:jmespath-java:1.12.262',
+];
 
 const jarFile = (coordinate) => {
   const [, artifact, version] = coordinate.split(':');
@@ -229,6 +281,7 @@ const setupBubblewrap = () => ensureDebianPackage('bubblewrap', ['/usr/bin/bwrap
 const main = () => {
   setupNode();
   setupPython();
+  setupAwsTestTools();
   setupJars();
   setupTrino();
   setupBubblewrap();

@@ -8,6 +8,8 @@ import { ALL_TABLES, type TableDefinition } from './table-definitions.ts';
 import { fileURLToPath } from 'node:url';
 import {
   AUTH_CACHE_TTL_ENV,
+  AWS_ENDPOINT_URL_ENV,
+  AWS_ENDPOINT_URL_S3_ENV,
   BLOB_BUCKET_ENV,
   DUCKDB_EXTENSION_DIR_ENV,
   DYNAMODB_ENDPOINT_ENV,
@@ -63,6 +65,18 @@ export interface Config {
    * Lambda's 6 MB response limit, less room for the headers. Unset locally: no cap.
    */
   readonly maxResponseBytes?: number;
+  /** AWS: endpoints other than the region's (an emulator); empty in a deployment. */
+  readonly awsEndpoints: AwsEndpoints;
+}
+
+/**
+ * AWS endpoints set by the SDKs' standard variables, for the libraries that do not read those
+ * themselves. The SDK clients are built without an endpoint and resolve the same variables on
+ * their own, so a deployment (where none is set) and a test take one code path.
+ */
+export interface AwsEndpoints {
+  /** S3: `AWS_ENDPOINT_URL_S3`, else `AWS_ENDPOINT_URL` (DuckDB's S3 secret needs it spelled out). */
+  readonly s3?: string;
 }
 
 /** Lambda's synchronous response payload limit (6 MB) less room for the status line and headers. */
@@ -164,6 +178,14 @@ const sparkConfig = (env: Env): SparkConfig => {
   };
 };
 
+/** The endpoint variables' values, checked to be URLs (a typo fails at init, not on the first S3 read). */
+const awsEndpoints = (env: Env): AwsEndpoints => {
+  const s3 = env[AWS_ENDPOINT_URL_S3_ENV] || env[AWS_ENDPOINT_URL_ENV];
+  if (!s3) return {};
+  if (!URL.canParse(s3) || !/^https?:$/.test(new URL(s3).protocol)) throw new Error(`configuration: the S3 endpoint must be an http(s) URL, not ${s3}`);
+  return { s3 };
+};
+
 /** Reads configuration from an environment (process.env by default). */
 export const loadConfig = (env: Env = process.env): Config => {
   const profile = (env[PROFILE_ENV] ?? 'local') as Profile;
@@ -176,6 +198,7 @@ export const loadConfig = (env: Env = process.env): Config => {
     home,
     logLevel,
     spark: sparkConfig(env),
+    awsEndpoints: awsEndpoints(env),
     ...(authCacheTtlMs === undefined ? {} : { authCacheTtlMs }),
     ...(routingInteractiveLimitBytes === undefined ? {} : { routingInteractiveLimitBytes }),
   };

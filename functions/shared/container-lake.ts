@@ -52,7 +52,7 @@ export const lakeWriter = once((): LakeWriter => {
 export const queryEngine = once((): DuckDBQueryEngine => {
   const config = getConfig();
   if (config.profile === 'aws') {
-    return new DuckDBQueryEngine({ extensionDir: config.lake.duckdbExtensionDir, extraExtensions: ['httpfs'], setupStatements: () => s3SecretStatements() });
+    return new DuckDBQueryEngine({ extensionDir: config.lake.duckdbExtensionDir, extraExtensions: ['httpfs'], setupStatements: () => s3SecretStatements(config.awsEndpoints.s3) });
   }
   return new DuckDBQueryEngine({ extensionDir: config.lake.duckdbExtensionDir });
 });

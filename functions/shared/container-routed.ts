@@ -51,7 +51,7 @@ export const routedQueryDeps = once((): RoutedQueryDeps => {
     polars: polarsEngineOf(polarsSandbox()),
     manifests:
       config.profile === 'aws'
-        ? new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir, extraExtensions: ['httpfs'], setupStatements: () => s3SecretStatements() })
+        ? new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir, extraExtensions: ['httpfs'], setupStatements: () => s3SecretStatements(config.awsEndpoints.s3) })
         : new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir }),
     lineage: lineageSink(),
     catalogKind: config.profile === 'aws' ? 'glue' : 'jdbc',

@@ -58,3 +58,11 @@ export const SPARK_RUNS_URI_ENV = 'LAKELINE_SPARK_RUNS_URI';
 export const ROUTING_INTERACTIVE_LIMIT_ENV = 'LAKELINE_ROUTING_INTERACTIVE_LIMIT_BYTES';
 /** Days a routed read's results table (`lakeline_results.r_<run>`) is kept; default 7. */
 export const RESULTS_TTL_DAYS_ENV = 'LAKELINE_RESULTS_TTL_DAYS';
+/**
+ * The AWS SDKs' standard endpoint variables (the AWS SDK for JavaScript v3, boto3 and the AWS SDK
+ * for Java v2 read them themselves): every service's endpoint, and S3's own. Unset in a deployment;
+ * the tests set them to point the AWS profile at an emulator. lakeline reads them only for the
+ * libraries that do not (DuckDB's S3 secret; pyarrow's S3 file system in the Python parts).
+ */
+export const AWS_ENDPOINT_URL_ENV = 'AWS_ENDPOINT_URL';
+export const AWS_ENDPOINT_URL_S3_ENV = 'AWS_ENDPOINT_URL_S3';

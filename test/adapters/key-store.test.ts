@@ -1,20 +1,13 @@
 /**
- * DynamoKeyStore against the local DynamoDB (the shared stack's dynalite): the KeyStore contract
+ * DynamoKeyStore on both DynamoDB APIs of the tests (the shared stack's dynalite and the AWS emulator's DynamoDB): the KeyStore contract
  * the authorizer and the CLI rely on.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { ApiKeyRecord } from '#domain/orgs/org';
-import { storesAt, type LocalStores } from '../helpers/stores.ts';
-
-let stores: LocalStores;
-
-beforeAll(() => {
-  stores = storesAt(inject('stack').dynamodbEndpoint);
-});
-
-afterAll(() => stores.close());
+import { storesOn, type LocalStores } from '../helpers/stores.ts';
+import { DYNAMO_BACKENDS, openDynamoBackend } from './dynamo-backends.ts';
 
 const newKey = (changes: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
   keyId: randomBytes(8).toString('hex'),
@@ -25,7 +18,15 @@ const newKey = (changes: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
   ...changes,
 });
 
-describe('DynamoKeyStore', () => {
+describe.each(DYNAMO_BACKENDS)('DynamoKeyStore on %s', (backend) => {
+  let stores: LocalStores;
+
+  beforeAll(() => {
+    stores = storesOn(openDynamoBackend(backend));
+  });
+
+  afterAll(() => stores.close());
+
   it('Should return a created key exactly as it was written', async () => {
     // Prepare
     const key = newKey();

@@ -1,21 +1,14 @@
 /**
- * DynamoOrgStore against the local DynamoDB (the shared stack's dynalite): the OrgStore contract
+ * DynamoOrgStore on both DynamoDB APIs of the tests (the shared stack's dynalite and the AWS emulator's DynamoDB): the OrgStore contract
  * the domain relies on, including atomic usage counters.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '#domain/errors';
 import { createOrg } from '#domain/orgs/manage';
 import type { Org } from '#domain/orgs/org';
-import { storesAt, type LocalStores } from '../helpers/stores.ts';
-
-let stores: LocalStores;
-
-beforeAll(() => {
-  stores = storesAt(inject('stack').dynamodbEndpoint);
-});
-
-afterAll(() => stores.close());
+import { storesOn, type LocalStores } from '../helpers/stores.ts';
+import { DYNAMO_BACKENDS, openDynamoBackend } from './dynamo-backends.ts';
 
 const newOrg = (changes: Partial<Org> = {}): Org => ({
   orgId: randomUUID(),
@@ -29,7 +22,15 @@ const newOrg = (changes: Partial<Org> = {}): Org => ({
   ...changes,
 });
 
-describe('DynamoOrgStore', () => {
+describe.each(DYNAMO_BACKENDS)('DynamoOrgStore on %s', (backend) => {
+  let stores: LocalStores;
+
+  beforeAll(() => {
+    stores = storesOn(openDynamoBackend(backend));
+  });
+
+  afterAll(() => stores.close());
+
   it('Should return a created org exactly as it was written', async () => {
     // Prepare
     const org = newOrg();

@@ -1,27 +1,15 @@
 /**
- * DynamoRunStore against the local DynamoDB (the shared stack's dynalite): conditional transitions
+ * DynamoRunStore on both DynamoDB APIs of the tests (the shared stack's dynalite and the AWS emulator's DynamoDB): conditional transitions
  * (exactly one ender wins), timings merged member by member, usage recorded once, and the scan
  * restart recovery uses.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { ConflictError } from '#domain/errors';
 import type { Run } from '#domain/runs/run';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
 import { RUNS_TABLE } from '#shared/table-definitions';
-
-let store: DynamoRunStore;
-let close: () => void;
-
-beforeAll(() => {
-  const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: inject('stack').dynamodbEndpoint });
-  store = new DynamoRunStore(createDocumentClient(client), localTableName(RUNS_TABLE));
-  close = () => client.destroy();
-});
-
-afterAll(() => close());
+import { DYNAMO_BACKENDS, openDynamoBackend } from './dynamo-backends.ts';
 
 const newRun = (changes: Partial<Run> = {}): Run => ({
   runId: randomUUID(),
@@ -49,7 +37,18 @@ const newRun = (changes: Partial<Run> = {}): Run => ({
   ...changes,
 });
 
-describe('DynamoRunStore', () => {
+describe.each(DYNAMO_BACKENDS)('DynamoRunStore on %s', (backend) => {
+  let store: DynamoRunStore;
+  let close: () => void;
+
+  beforeAll(() => {
+    const opened = openDynamoBackend(backend);
+    store = new DynamoRunStore(opened.doc, opened.tableName(RUNS_TABLE));
+    close = () => opened.close();
+  });
+
+  afterAll(() => close());
+
   it('Should store a run and read it back, refusing a second run with the same id', async () => {
     // Prepare
     const run = newRun();

@@ -1,7 +1,8 @@
 /**
  * Starts one local stack for the whole test run; HTTP suites read its details with
  * `inject('stack')`. Suites that need their own stack (restarts) start one with
- * local-stack-process.ts.
+ * local-stack-process.ts. Also starts the AWS emulator (moto, test/aws/emulator.ts) that the AWS
+ * profile's suites reach with `inject('aws')`, with the service's tables created in its DynamoDB.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,14 +11,18 @@ import type { TestProject } from 'vitest/node';
 import { buildLayer, REPO_ROOT } from '../../layers/duckdb/build.ts';
 import { buildLakeWriter, lakeWriterBuildIsCurrent } from '../../layers/lakewriter/build.ts';
 import { startStackProcess, tempHome, type StackInfo, type StackProcess } from './local-stack-process.ts';
+import { startAwsEmulator, type AwsEmulator, type AwsEmulatorInfo } from '../aws/emulator.ts';
+import { createEmulatedTables } from '../aws/tables.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: StackInfo;
+    aws: AwsEmulatorInfo;
   }
 }
 
 let stack: StackProcess | undefined;
+let emulator: AwsEmulator | undefined;
 let runTempDir: string | undefined;
 
 /**
@@ -47,12 +52,17 @@ export async function setup(project: TestProject): Promise<void> {
   // Stack processes inherit this: see vitest.config.ts.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   buildLambdaArtifacts();
+  const starting = startAwsEmulator();
   stack = await startStackProcess(tempHome('shared'));
   const { child: _child, stop: _stop, output: _output, ...info } = stack;
   project.provide('stack', info);
+  emulator = await starting;
+  const { stop: _stopEmulator, ...aws } = emulator;
+  await createEmulatedTables(aws);
+  project.provide('aws', aws);
 }
 
 export async function teardown(): Promise<void> {
-  await stack?.stop();
+  await Promise.all([stack?.stop(), emulator?.stop()]);
   if (runTempDir !== undefined) rmSync(runTempDir, { recursive: true, force: true });
 }

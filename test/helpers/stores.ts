@@ -1,12 +1,14 @@
 /**
  * @module stores
- * The service's own DynamoDB adapters pointed at a running local stack's DynamoDB, so HTTP tests
- * can set up orgs and keys (and revoke them) the way the CLI would, without going through it.
+ * The service's own DynamoDB adapters pointed at a running local stack's DynamoDB (or any DynamoDB
+ * with the service's tables), so HTTP tests can set up orgs and keys (and revoke them) the way the
+ * CLI would, without going through it.
  */
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { createKey, createOrg, type CreateOrgInput } from '#domain/orgs/manage';
 import type { Org } from '#domain/orgs/org';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createDynamoClient } from '#shared/clients';
 import { localTableName } from '#shared/config';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
@@ -19,15 +21,17 @@ export interface LocalStores {
   close(): void;
 }
 
+/** The stores over a document client whose DynamoDB has the service's tables under their local names. */
+export const storesOn = (backend: { readonly doc: DynamoDBDocumentClient; close(): void }): LocalStores => ({
+  orgs: new DynamoOrgStore(backend.doc, localTableName(ORGS_TABLE)),
+  keys: new DynamoKeyStore(backend.doc, localTableName(KEYS_TABLE)),
+  close: () => backend.close(),
+});
+
 /** Opens the stores of a local stack's DynamoDB. */
 export const storesAt = (dynamodbEndpoint: string): LocalStores => {
   const client = createDynamoClient({ profile: 'local', dynamodbEndpoint });
-  const doc = createDocumentClient(client);
-  return {
-    orgs: new DynamoOrgStore(doc, localTableName(ORGS_TABLE)),
-    keys: new DynamoKeyStore(doc, localTableName(KEYS_TABLE)),
-    close: () => client.destroy(),
-  };
+  return storesOn({ doc: createDocumentClient(client), close: () => client.destroy() });
 };
 
 /** Creates an org and one API key for it. */

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pyiceberg.catalog import Catalog
@@ -36,6 +37,16 @@ def check_identifier(kind: str, value: str) -> str:
     return value
 
 
+def s3_endpoint_of(environ: Mapping[str, str]) -> str | None:
+    """The S3 endpoint configured by the AWS SDKs' standard variables (``AWS_ENDPOINT_URL_S3``, else
+    ``AWS_ENDPOINT_URL``), or None: unset in AWS, where every client uses the region's endpoint.
+
+    boto3 (the Glue client) reads these variables itself; pyarrow's S3 file system, which pyiceberg
+    writes table files with, does not, so the catalog is given the endpoint as its ``s3.endpoint``.
+    """
+    return environ.get("AWS_ENDPOINT_URL_S3") or environ.get("AWS_ENDPOINT_URL") or None
+
+
 @dataclass(frozen=True)
 class LakeConfig:
     """Where the lake lives, read from the environment."""
@@ -43,12 +54,14 @@ class LakeConfig:
     profile: str
     catalog_uri: str | None
     warehouse: str
+    #: AWS: an S3 endpoint other than the region's (an emulator); None in a deployment.
+    s3_endpoint: str | None = None
 
     @staticmethod
     def from_env() -> "LakeConfig":
         profile = os.environ.get("LAKELINE_PROFILE", "local")
         if profile == "aws":
-            return LakeConfig(profile, None, os.environ["LAKELINE_WAREHOUSE_URI"])
+            return LakeConfig(profile, None, os.environ["LAKELINE_WAREHOUSE_URI"], s3_endpoint_of(os.environ))
         home = os.path.abspath(os.environ.get("LAKELINE_HOME", ".lakeline"))
         return LakeConfig(
             profile,
@@ -71,12 +84,21 @@ class OrgLake:
         if self.config.profile == "aws":
             from pyiceberg.catalog.glue import GlueCatalog
 
-            return GlueCatalog(self.name, warehouse=f"{self.config.warehouse.rstrip('/')}/{self.name}")
+            return GlueCatalog(self.name, warehouse=f"{self.config.warehouse.rstrip('/')}/{self.name}", **self._s3_properties())
         from pyiceberg.catalog.sql import SqlCatalog
 
         warehouse = os.path.join(self.config.warehouse, self.name)
         os.makedirs(warehouse, exist_ok=True)
         return SqlCatalog(self.name, uri=self.config.catalog_uri, warehouse=f"file://{warehouse}")
+
+    def _s3_properties(self) -> dict[str, str]:
+        """FileIO settings of the Glue catalog. The warehouse bucket is in the function's own region,
+        so pyiceberg is told it rather than asking S3 for the bucket's region on every open."""
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+        return {
+            **({"s3.region": region} if region else {}),
+            **({"s3.endpoint": self.config.s3_endpoint} if self.config.s3_endpoint else {}),
+        }
 
     def catalog_namespace(self, namespace: str) -> str:
         """The namespace as the catalog stores it."""

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pyiceberg.exceptions import NotInstalledError
 
-from .catalogs import OrgLake
+from .catalogs import OrgLake, s3_endpoint_of
 
 TPCH_TABLES = ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")
 
@@ -68,8 +68,13 @@ def _s3_source(path: str) -> str:
 
 
 def _read_s3(path: str) -> pa.Table:
-    """Reads one staged result (pyarrow's S3 file system, this function's credentials and region)."""
-    return pq.read_table(path)
+    """Reads one staged result (pyarrow's S3 file system, this function's credentials and region;
+    the endpoint only where configuration names one, see ``catalogs.s3_endpoint_of``)."""
+    from pyarrow import fs
+
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    s3 = fs.S3FileSystem(region=region, endpoint_override=s3_endpoint_of(os.environ))
+    return pq.read_table(path.removeprefix("s3://"), filesystem=s3)
 
 
 def _read_sources(paths: list[str]) -> list[pa.Table]:

@@ -39,6 +39,7 @@ _SCRATCH = os.path.join(_ROOT, "scratch")
 _MEMORY_BYTES = max(512, int(os.environ.get("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "3538")) - 256) * 1024 * 1024
 #: Read once, in the parent: the child removes the platform's variables before the request runs.
 _REGION = s3_access.region_of_function()
+_S3_ENDPOINT = s3_access.s3_endpoint_of_function()
 _PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -94,7 +95,7 @@ def kill_descendants() -> int:
 def _child_setup(event: dict[str, Any]) -> zygote.ChildSetup:
     """What the forked child does before the request: the run's credentials in, the function's out."""
     credentials = event.get("credentials")
-    options = s3_access.storage_options(credentials, _REGION) if credentials is not None else None
+    options = s3_access.storage_options(credentials, _REGION, _S3_ENDPOINT) if credentials is not None else None
 
     def setup(request: dict[str, Any]) -> dict[str, Any]:
         s3_access.scrub_own_credentials(os.environ)

@@ -36,8 +36,9 @@ def scrub_own_credentials(environ: MutableMapping[str, str]) -> list[str]:
     return removed
 
 
-def storage_options(credentials: Any, region: str) -> dict[str, str]:
-    """pyiceberg FileIO properties for the run's credentials (polars maps them for its own reader)."""
+def storage_options(credentials: Any, region: str, endpoint: str | None = None) -> dict[str, str]:
+    """pyiceberg FileIO properties for the run's credentials (polars maps them for its own reader);
+    ``endpoint`` is an S3 endpoint other than the region's (an emulator), unset in AWS."""
     if not isinstance(credentials, dict):
         raise ValueError("credentials: must be an object")
     keys = ("access_key_id", "secret_access_key", "session_token")
@@ -52,6 +53,7 @@ def storage_options(credentials: Any, region: str) -> dict[str, str]:
         "s3.secret-access-key": values["secret_access_key"],
         "s3.session-token": values["session_token"],
         "s3.region": region,
+        **({"s3.endpoint": endpoint} if endpoint else {}),
     }
 
 
@@ -70,6 +72,7 @@ def put_file(local: str, uri: str, options: dict[str, str]) -> None:
         secret_key=options["s3.secret-access-key"],
         session_token=options["s3.session-token"],
         region=options["s3.region"],
+        endpoint_override=options.get("s3.endpoint"),
     )
     with open(local, "rb") as source, s3.open_output_stream(_split(uri)) as target:
         shutil.copyfileobj(source, target, 8 * 1024 * 1024)
@@ -78,3 +81,10 @@ def put_file(local: str, uri: str, options: dict[str, str]) -> None:
 def region_of_function() -> str:
     """The function's region (read by the parent; the bucket is in the stack's region)."""
     return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or ""
+
+
+def s3_endpoint_of_function() -> str | None:
+    """An S3 endpoint other than the region's, set by the AWS SDKs' standard variables
+    (``AWS_ENDPOINT_URL_S3``, else ``AWS_ENDPOINT_URL``): an emulator in the tests, unset in AWS.
+    Read by the parent, like the region: the child's scrub removes every ``AWS_`` variable."""
+    return os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL") or None
