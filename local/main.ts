@@ -21,6 +21,7 @@ const home = resolveHome(values.home);
 try {
   const stack = await startLocalStack({ home, port, host: values.host ?? process.env.LAKELINE_HOST ?? '127.0.0.1' });
   console.log(`lakeline local stack is up
+  console:  ${stack.baseUrl}/
   base URL: ${stack.baseUrl}
   API key:  ${stack.apiKey}
   org id:   ${stack.orgId}

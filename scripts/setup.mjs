@@ -212,12 +212,22 @@ export const ensureDebianPackage = (pkg, binaries, whyMissingMatters) => {
  */
 const setupBubblewrap = () => ensureDebianPackage('bubblewrap', ['/usr/bin/bwrap', '/bin/bwrap'], 'the polars endpoint will refuse runs');
 
+/** Where the console's browser tests, screenshots and bench find Debian's Chromium. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * The console (`web/`) is tested in a real browser: Debian's Chromium, driven by playwright-core
+ * (which downloads nothing itself). Without it the browser suites fail naming this step.
+ */
+const setupChromium = () => ensureDebianPackage('chromium', [CHROMIUM_PATH], 'the console\'s browser tests, `npm run screenshots` and bench/console.ts cannot run');
+
 const main = () => {
   setupNode();
   setupPython();
   setupJars();
   setupTrino();
   setupBubblewrap();
+  setupChromium();
   if (!quiet) log('ready');
 };
 
