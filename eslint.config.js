@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.lakeline/**', 'docs/**', '**/*.d.ts', '.venv/**', 'layers/*/dist/**', 'web/dist/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', '.lakeline/**', 'docs/**', '**/*.d.ts', '.venv/**', 'layers/*/dist/**', 'web/dist/**', 'scripts/*.d.mts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

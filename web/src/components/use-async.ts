@@ -1,7 +1,8 @@
 /**
  * @module components/use-async
- * Loads data for a page: re-runs when its inputs change, cancels the superseded request, and
- * keeps the last error instead of throwing it.
+ * Loads data for a page: re-runs when its inputs (`key`) change, cancels the superseded request,
+ * and keeps the last error instead of throwing it. Data answers the key it was loaded for only, so
+ * a page never shows the previous inputs' rows as the new ones; a reload keeps them on screen.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 
@@ -15,28 +16,38 @@ export interface AsyncState<T> {
   reload(): void;
 }
 
+interface Loaded<T> {
+  readonly key: string;
+  readonly data: T | undefined;
+  readonly error: unknown;
+  readonly done: boolean;
+  readonly startedAt: number | undefined;
+}
+
 /** Runs `load` whenever `key` changes (and on `reload`). */
 export const useAsync = <T>(load: (signal: AbortSignal) => Promise<T>, key: string): AsyncState<T> => {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean; startedAt: number | undefined }>({
-    data: undefined,
-    error: undefined,
-    loading: true,
-    startedAt: undefined,
-  });
+  const [state, setState] = useState<Loaded<T>>({ key, data: undefined, error: undefined, done: false, startedAt: undefined });
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
 
   useEffect(() => {
     const controller = new AbortController();
-    setState((s) => ({ ...s, loading: true, error: undefined, startedAt: Date.now() }));
+    setState((s) => ({ key, data: s.key === key ? s.data : undefined, error: undefined, done: false, startedAt: Date.now() }));
     loadRef.current(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ data, error: undefined, loading: false, startedAt: undefined }),
-      (error: unknown) => !controller.signal.aborted && setState({ data: undefined, error, loading: false, startedAt: undefined }),
+      (data) => !controller.signal.aborted && setState({ key, data, error: undefined, done: true, startedAt: undefined }),
+      (error: unknown) => !controller.signal.aborted && setState({ key, data: undefined, error, done: true, startedAt: undefined }),
     );
     return () => controller.abort();
   }, [key, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { ...state, reload };
+  const current = state.key === key;
+  return {
+    data: current ? state.data : undefined,
+    error: current ? state.error : undefined,
+    loading: !current || !state.done,
+    startedAt: current ? state.startedAt : undefined,
+    reload,
+  };
 };
