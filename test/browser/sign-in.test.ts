@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSessionToken } from '#domain/auth/session';
 import { sessionSecretFor } from '#local/home';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
-import { signIn } from '../helpers/console-page.ts';
+import { browserStorage, signIn } from '../helpers/console-page.ts';
 import { freshOrg, type LineageApi } from '../http/lineage-api.ts';
 
 const stack = inject('stack');
@@ -54,7 +54,7 @@ describe('console sign-in with an API key', () => {
     expect(await page.getByTestId('api-error').textContent()).toBe(words);
     expect(words).toBe('Unauthorized');
     expect(new URL(page.url()).pathname).toBe('/sign-in');
-    expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
+    expect(await browserStorage(page)).toEqual({ session: [], local: 0, cookies: '' });
     expect(page.problems).toEqual([]);
     await page.close();
   });
@@ -72,8 +72,7 @@ describe('console sign-in with an API key', () => {
     expect(await page.getByTestId('events-table').textContent()).toContain('signed_in_job');
     expect(await page.getByTestId('whoami').textContent()).toContain(org.token.slice(0, 7));
     expect(await page.getByTestId('whoami').textContent()).not.toContain(org.token);
-    const stored = await page.evaluate(() => ({ session: Object.values(sessionStorage), local: localStorage.length, cookies: document.cookie }));
-    expect(stored).toEqual({ session: [org.token], local: 0, cookies: '' });
+    expect(await browserStorage(page)).toEqual({ session: [org.token], local: 0, cookies: '' });
     expect(requested.filter((url) => url.includes(org.token) || url.includes(org.token.slice(20)))).toEqual([]);
 
     // Act: a reload keeps the session's key.
@@ -86,7 +85,7 @@ describe('console sign-in with an API key', () => {
     await page.getByLabel('API key', { exact: true }).waitFor();
     // Assess
     expect(new URL(page.url()).pathname).toBe('/sign-in');
-    expect(await page.evaluate(() => Object.values(sessionStorage))).not.toContain(org.token);
+    expect((await browserStorage(page)).session).not.toContain(org.token);
     await page.goto(`${stack.baseUrl}/tables`);
     await page.getByLabel('API key', { exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/sign-in');
@@ -109,7 +108,7 @@ describe('console sign-in with a lakeline session cookie', () => {
       // Assess: signed in by the cookie, nothing stored.
       expect(await page.getByTestId('whoami').textContent()).toContain('Session cookie');
       expect(await page.getByTestId('events-table').textContent()).toContain('signed_in_job');
-      expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
+      expect(await browserStorage(page)).toEqual({ session: [], local: 0, cookies: '' });
 
       // Act: the tables need a key.
       await page.getByRole('link', { name: 'Tables' }).click();

@@ -26,3 +26,8 @@ export const fillEditor = async (page: Page, text: string): Promise<void> => {
 /** The text of every body cell of a table, row by row. */
 export const tableCells = async (table: Locator): Promise<string[][]> =>
   table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())));
+
+/** What the page's origin keeps in the browser: sessionStorage values, localStorage size, script-visible cookies. */
+export const browserStorage = async (page: Page): Promise<{ session: string[]; local: number; cookies: string }> =>
+  // A string expression: it runs in the page, whose DOM globals the test's Node types do not declare.
+  page.evaluate('({ session: Object.values(sessionStorage), local: localStorage.length, cookies: document.cookie })');

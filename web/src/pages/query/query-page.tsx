@@ -32,9 +32,12 @@ FROM tpch.nation JOIN tpch.region ON n_regionkey = r_regionkey
 GROUP BY r_name
 ORDER BY r_name`;
 
-const DEFAULT_SCRIPT = `# polars: pl, scan(table) and params are in scope; assign a (lazy) frame to \`result\`
+/** The tables the default script reads (the routed endpoint registers a script's tables by alias). */
+const DEFAULT_SCRIPT_TABLES = 'nation=tpch.nation';
+
+const DEFAULT_SCRIPT = `# polars: pl and scan(alias) are in scope (aliases from Tables); assign a lazy frame to \`result\`
 result = (
-    scan("tpch.nation")
+    scan("nation")
     .group_by("n_regionkey")
     .agg(pl.len().alias("nations"))
     .sort("n_regionkey")
@@ -54,7 +57,7 @@ export const QueryPage = () => {
   const [sqlText, setSqlText] = useState(search.get('sql') ?? DEFAULT_SQL);
   const [scriptText, setScriptText] = useState(search.get('script') ?? DEFAULT_SCRIPT);
   const [engine, setEngine] = useState<RoutedEngine>('auto');
-  const [tables, setTables] = useState('');
+  const [tables, setTables] = useState(search.get('tables') ?? DEFAULT_SCRIPT_TABLES);
   const [destination, setDestination] = useState('');
   const [writeMode, setWriteMode] = useState<'overwrite' | 'append'>('overwrite');
   const [outcome, setOutcome] = useState<Outcome>();
@@ -124,9 +127,9 @@ export const QueryPage = () => {
             </select>
           </label>
           {mode === 'script' ? (
-            <label>
-              Tables (optional)
-              <input name="tables" value={tables} onChange={(e) => setTables(e.target.value)} placeholder="n=tpch.nation, r=tpch.region" />
+            <label title="alias=namespace.table, comma-separated; the script reads each as scan(&quot;alias&quot;)">
+              Tables
+              <input name="tables" value={tables} onChange={(e) => setTables(e.target.value)} placeholder="n=tpch.nation, r=tpch.region" size={32} />
             </label>
           ) : null}
           <label>
