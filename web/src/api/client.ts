@@ -5,11 +5,11 @@
  * `Authorization` header — never in a URL — or, for a cookie session, nothing but the cookie the
  * browser sends itself. A failed answer throws an {@link ApiError} carrying the API's own words.
  */
+import type { Credentials } from './credentials.ts';
 import { apiErrorOf } from './errors.ts';
 import type { EventsParams, LineageEvent, QueryRequest, QueryResponse, Run, TableDescription, TableSummary } from './types.ts';
 
-/** How the console authenticates: an API key held for the browser session, or lakeline's session cookie. */
-export type Credentials = { readonly kind: 'key'; readonly apiKey: string } | { readonly kind: 'session' };
+export type { Credentials };
 
 /** Options of one call. */
 export interface CallOptions {

@@ -4,7 +4,7 @@
  * query and legacy query endpoints (`auth: 'key-or-session'` in `functions/shared/routes.ts`; a
  * unit test keeps this list equal to it); everything else needs an API key.
  */
-import type { Credentials } from '../api/client.ts';
+import type { Credentials } from '../api/credentials.ts';
 
 /** Route keys (`METHOD path`) that accept the session cookie. */
 export const SESSION_ROUTE_KEYS: readonly string[] = ['GET /api/v1/events', 'POST /api/v1/query', 'POST /api/v1/warehouse/query'];
