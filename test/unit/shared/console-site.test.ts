@@ -8,7 +8,6 @@ import { CONSOLE_CSP, IMMUTABLE_CACHE_CONTROL, isApiPath, isAppRoute, REVALIDATE
 
 /** Runs the CloudFront Function's code as CloudFront would, on one request URI. */
 const rewrite = (uri: string): string => {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the function's own source, run as CloudFront runs it
   const handler = new Function(`${SPA_REWRITE_FUNCTION_CODE}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
   return handler({ request: { uri } }).uri;
 };
