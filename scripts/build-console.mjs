@@ -49,7 +49,8 @@ export const ensureConsoleBuilt = ({ quiet = false } = {}) => {
     env: { ...process.env, NO_COLOR: '1' },
   });
   writeFileSync(CONSOLE_BUILD_STAMP, `${hash}\n`);
-  console.log(`console: built web/dist in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // stderr: `cdk synth` prints the template on stdout.
+  console.error(`console: built web/dist in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return CONSOLE_DIST;
 };
 
