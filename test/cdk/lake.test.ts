@@ -41,10 +41,11 @@ beforeAll(() => {
 
 describe('the DuckDB layer', () => {
   it('Should be one arm64 Node.js 22 layer', () => {
-    // The other layer is the AWS CLI of the console's deployment handler (aws-cdk-lib's BucketDeployment).
-    const layers = Object.entries(template.findResources('AWS::Lambda::LayerVersion'));
-    expect(layers.filter(([, layer]) => JSON.stringify(layer).includes('nodejs')).map(([id]) => id)).toEqual([logicalIdOf(stack.lake.duckdbLayer)]);
-    expect(layers).toHaveLength(2);
+    // The other layers are the AWS CLI of the console's deployments (aws-cdk-lib's BucketDeployment makes one each).
+    const layers = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
+    const duckdb = logicalIdOf(stack.lake.duckdbLayer);
+    expect(layers).toContain(duckdb);
+    expect(layers.filter((id) => id !== duckdb).every((id) => /^ConsoleDeploy(Assets|Site)AwsCliLayer/.test(id)), layers.join(', ')).toBe(true);
     expect(props(logicalIdOf(stack.lake.duckdbLayer))).toMatchObject({ CompatibleArchitectures: ['arm64'], CompatibleRuntimes: ['nodejs22.x'] });
   });
 
