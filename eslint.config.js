@@ -1,9 +1,11 @@
 // Lint rules for the whole repository: typescript-eslint's recommended set plus a few house rules.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.lakeline/**', 'docs/**', '**/*.d.ts', '.venv/**', 'layers/*/dist/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', '.lakeline/**', 'docs/**', '**/*.d.ts', '.venv/**', 'layers/*/dist/**', 'web/dist/**', 'scripts/*.d.mts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -29,5 +31,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['@aws-sdk/*', 'aws-lambda', 'aws-cdk-lib', 'aws-cdk-lib/*', '#adapters/*'] }],
     },
+  },
+  {
+    // The console runs in the browser: its globals, and React's rules of hooks.
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 );

@@ -1,13 +1,14 @@
 /**
  * @module lakeline-stack
- * `LakelineStack`: composes the service from its constructs (state, then the API over it) and
- * holds no resources of its own.
+ * `LakelineStack`: composes the service from its constructs (state, then the API over it, then the
+ * console in front of the API) and holds no resources of its own.
  */
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import { ROUTES } from '#shared/routes';
 import type { Construct } from 'constructs';
 import { LakelineApi, type LakelineApiProps } from './api.ts';
 import { LakelineBloom, type LakelineBloomProps } from './bloom.ts';
+import { LakelineConsole, type LakelineConsoleProps } from './console.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
@@ -39,6 +40,8 @@ export interface LakelineStackProps extends StackProps {
   readonly sandboxNetwork?: Omit<SandboxNetworkProps, 'bucket'>;
   /** Passed to {@link LakelineBloom} (everything but the constructs it wires). @default - its defaults */
   readonly bloom?: Omit<LakelineBloomProps, 'warehouse' | 'functions'>;
+  /** Passed to {@link LakelineConsole} (everything but the constructs it wires). @default - its defaults */
+  readonly console?: Omit<LakelineConsoleProps, 'api' | 'accessLogBucket'>;
 }
 
 /** The whole service in one stack. */
@@ -52,6 +55,7 @@ export class LakelineStack extends Stack {
   public readonly polars: LakelinePolars;
   public readonly polarsFargate: LakelinePolarsFargate;
   public readonly bloom: LakelineBloom;
+  public readonly console: LakelineConsole;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
@@ -94,5 +98,6 @@ export class LakelineStack extends Stack {
       return fn ? [fn] : [];
     });
     this.bloom = new LakelineBloom(this, 'Bloom', { ...props.bloom, warehouse: this.warehouse, functions: bloomFunctions });
+    this.console = new LakelineConsole(this, 'Console', { ...props.console, api: this.api, accessLogBucket: this.data.accessLogBucket });
   }
 }

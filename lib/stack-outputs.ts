@@ -19,6 +19,8 @@ export const STACK_OUTPUTS = {
   sessionSecretArn: 'SessionSecretArn',
   /** Name of the lake writer function (`lakeline demo load --profile aws` invokes it). */
   lakeWriterFunctionName: 'LakeWriterFunctionName',
+  /** The console's URL (the CloudFront distribution; `/api/*` there reaches the API too). */
+  consoleUrl: 'ConsoleUrl',
 } as const;
 
 /** The output carrying a table's deployed name (`EventsTableName`). */

@@ -4,7 +4,8 @@
  * the same events API Gateway builds, runs the real authorizer and then the real handler, and
  * maps their results back to HTTP — including API Gateway's own answers (404 for no route, 403
  * when an authorizer says no, 413 above 10 MB, 503 on integration timeout, 500 when a handler
- * throws).
+ * throws). Every other GET or HEAD is the console's (`console-files.ts`), as CloudFront sends every
+ * path but `/api/*` and `/openapi.json` to the console's bucket in AWS.
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
@@ -15,7 +16,9 @@ import type {
   APIGatewaySimpleAuthorizerWithContextResult,
   Context,
 } from 'aws-lambda';
+import { isApiPath } from '#shared/console-site';
 import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+import type { ConsoleFiles } from './console-files.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -101,8 +104,8 @@ const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T | 'timeou
   }
 };
 
-/** Builds the gateway's request listener. */
-export const createGatewayListener = (loadHandler: HandlerLoader) => {
+/** Builds the gateway's request listener; with `consoleFiles`, non-API GETs serve the console. */
+export const createGatewayListener = (loadHandler: HandlerLoader, consoleFiles?: ConsoleFiles) => {
   const compiled = ROUTES.map(compile);
   const authorizerPromise = loadHandler('authorizer') as unknown as Promise<Authorizer>;
 
@@ -130,6 +133,8 @@ export const createGatewayListener = (loadHandler: HandlerLoader) => {
         // A path the route table serves, with another method: API Gateway's `ANY` route of that path.
         const samePath = compiled.find((c) => c.pattern.test(url.pathname));
         if (samePath) return answerMethodNotAllowed(res, method, url.pathname, samePath.route.path);
+        // Everything else a browser gets is the console (CloudFront's S3 origin in AWS).
+        if (consoleFiles && (method === 'GET' || method === 'HEAD') && !isApiPath(url.pathname)) return consoleFiles.serve(req, res, url.pathname);
         return send(res, 404, '{"message":"Not Found"}');
       }
       if (body === 'too-large') return send(res, 413, '{"message":"Request Entity Too Large"}');

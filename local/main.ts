@@ -30,6 +30,7 @@ try {
     },
   });
   console.log(`lakeline local stack is up
+  console:  ${stack.baseUrl}/
   base URL: ${stack.baseUrl}
   API key:  ${stack.apiKey}
   org id:   ${stack.orgId}

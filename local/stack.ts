@@ -5,6 +5,7 @@
  * adapters as in AWS run here; only configuration differs.
  */
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { parseApiKey } from '#domain/auth/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
@@ -12,6 +13,7 @@ import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SE
 import { resetConfig } from '#shared/config';
 import { logger } from '#shared/observability';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
+import { createConsoleFiles } from './console-files.ts';
 import { createGatewayListener, moduleHandlerLoader } from './gateway.ts';
 import { readLocalInfo, sessionSecretFor, writeLocalInfo, type LocalInfo } from './home.ts';
 import { recoverLocalRuns } from './runs-recovery.ts';
@@ -27,7 +29,12 @@ export interface LocalStackOptions {
    * caller should exit non-zero, naming the reason.
    */
   readonly onFatal?: (reason: string) => void;
+  /** The built console served at `/`. @default `web/dist` of this checkout */
+  readonly consoleDir?: string;
 }
+
+/** Where `npm run build:web` puts the console. */
+export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 /** A running local stack. */
 export interface LocalStack extends LocalInfo {
@@ -108,7 +115,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     // LAKELINE_BLOOM=eager: the bloom engine's Trino server starts now rather than on first use.
     (await import('#shared/container-bloom')).warmLocalBloom();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
-    server.on('request', createGatewayListener(moduleHandlerLoader()));
+    const consoleFiles = createConsoleFiles(options.consoleDir ?? DEFAULT_CONSOLE_DIR);
+    if (!consoleFiles.built()) logger.warn('the console is not built: run `npm run build:web` to serve it at /');
+    server.on('request', createGatewayListener(moduleHandlerLoader(), consoleFiles));
     const expiry = startResultsExpiry();
     const running = dynamo;
     return {

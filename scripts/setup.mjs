@@ -86,6 +86,12 @@ const findPython = () => {
 };
 
 /**
+ * The AWS test tools — moto (the AWS emulator of the tests) and cfn-lint — in an environment of
+ * their own, so their dependencies never meet the product's (requirements-aws-test.in says why).
+ */
+export const AWS_TEST_REQUIREMENTS = 'requirements-aws-test.lock';
+
+/**
  * The pinned Python environments: the service's own (the lake writer, polars, Spark, the DuckDB
  * extension files), and each test tool's in an environment of its own so its dependencies never
  * meet the service's.
@@ -93,6 +99,7 @@ const findPython = () => {
 export const PYTHON_ENVIRONMENTS = [
   { dir: 'venv', requirements: PYTHON_REQUIREMENTS, after: (venv) => copyDuckdbExtensions(venv) },
   { dir: 'venv-fuzz', requirements: ['requirements-fuzz.lock'] },
+  { dir: 'venv-aws', requirements: [AWS_TEST_REQUIREMENTS] },
 ];
 
 const setupPython = () => {
@@ -116,11 +123,6 @@ const setupPythonEnvironment = ({ dir, requirements, after }) => {
   writeFileSync(stamp, hash);
 };
 
-/**
- * The AWS test tools — moto (the AWS emulator of the tests) and cfn-lint — in an environment of
- * their own, so their dependencies never meet the product's (requirements-aws-test.in says why).
- */
-export const AWS_TEST_REQUIREMENTS = 'requirements-aws-test.lock';
 
 /**
  * The packages the Lambda Python runtime gives the lake writer (boto3), installed without their
@@ -128,16 +130,9 @@ export const AWS_TEST_REQUIREMENTS = 'requirements-aws-test.lock';
  */
 export const LAMBDA_RUNTIME_REQUIREMENTS = 'functions/lakewriter/requirements-lambda-runtime.txt';
 
-const setupAwsTestTools = () => {
-  const lock = path.join(root, AWS_TEST_REQUIREMENTS);
+/** The Lambda runtime's boto3 for the lake writer, next to the AWS test tools (it needs their pip). */
+const setupLambdaRuntime = () => {
   const venv = path.join(stateDir, 'venv-aws');
-  const stamp = path.join(venv, '.lakeline-requirements-hash');
-  const hash = hashFiles([lock]);
-  if (!upToDate(stamp, hash)) {
-    if (!existsSync(path.join(venv, 'bin', 'python'))) step(`Python environment ${path.relative(root, venv)}`, () => run(findPython(), ['-m', 'venv', venv]));
-    step('AWS test tools: moto, cfn-lint (pip)', () => run(path.join(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--no-input', ...(quiet ? ['-q'] : []), '-r', lock]));
-    writeFileSync(stamp, hash);
-  }
   const runtime = path.join(stateDir, 'lambda-runtime');
   const runtimeFile = path.join(root, LAMBDA_RUNTIME_REQUIREMENTS);
   const runtimeStamp = path.join(runtime, '.lakeline-requirements-hash');
@@ -278,13 +273,23 @@ export const ensureDebianPackage = (pkg, binaries, whyMissingMatters) => {
  */
 const setupBubblewrap = () => ensureDebianPackage('bubblewrap', ['/usr/bin/bwrap', '/bin/bwrap'], 'the polars endpoint will refuse runs');
 
+/** Where the console's browser tests, screenshots and bench find Debian's Chromium. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * The console (`web/`) is tested in a real browser: Debian's Chromium, driven by playwright-core
+ * (which downloads nothing itself). Without it the browser suites fail naming this step.
+ */
+const setupChromium = () => ensureDebianPackage('chromium', [CHROMIUM_PATH], 'the console\'s browser tests, `npm run screenshots` and bench/console.ts cannot run');
+
 const main = () => {
   setupNode();
   setupPython();
-  setupAwsTestTools();
+  setupLambdaRuntime();
   setupJars();
   setupTrino();
   setupBubblewrap();
+  setupChromium();
   if (!quiet) log('ready');
 };
 

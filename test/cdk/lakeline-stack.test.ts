@@ -100,9 +100,9 @@ describe('the stack', () => {
     expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
   });
 
-  it('Should output the API URL, table names, blob bucket, secret and lake writer under fixed, export-free names', () => {
+  it('Should output the API URL, table names, blob bucket, secret, lake writer and console URL under fixed, export-free names', () => {
     const outputs = (template.toJSON() as { Outputs: Record<string, Json> }).Outputs;
-    const expected = [STACK_OUTPUTS.apiUrl, STACK_OUTPUTS.blobBucketName, STACK_OUTPUTS.sessionSecretArn, STACK_OUTPUTS.lakeWriterFunctionName, ...ALL_TABLES.map(tableOutputName)];
+    const expected = [STACK_OUTPUTS.apiUrl, STACK_OUTPUTS.blobBucketName, STACK_OUTPUTS.sessionSecretArn, STACK_OUTPUTS.lakeWriterFunctionName, STACK_OUTPUTS.consoleUrl, ...ALL_TABLES.map(tableOutputName)];
     expect(Object.keys(outputs).sort()).toEqual([...expected].sort());
     for (const output of Object.values(outputs)) expect(output.Export).toBeUndefined();
     for (const def of ALL_TABLES) expect(outputs[tableOutputName(def)]?.Value).toEqual({ Ref: logicalIdOf(stack.data.table(def)) });
@@ -181,11 +181,13 @@ describe('functions', () => {
   it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change and the results-expiry functions, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
     // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
+    // The console's deployment handler is aws-cdk-lib's BucketDeployment function (Python; test/cdk/console.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
-    // + the 405 answer of methods a path does not serve
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 5 + sandboxes.length);
+    // + the 405 answer of methods a path does not serve, and the console's deployment
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 6 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
-    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && !sandboxes.includes(id))) {
+    const consoleDeployment = logicalIdOf(stack.console.deploymentFunction);
+    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && id !== consoleDeployment && !sandboxes.includes(id))) {
       expect(id).not.toBe(lakeWriter);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildLayer, REPO_ROOT } from '../../layers/duckdb/build.ts';
 import { buildLakeWriter, lakeWriterBuildIsCurrent } from '../../layers/lakewriter/build.ts';
+import { ensureConsoleBuilt } from '../../scripts/build-console.mjs';
 import { startStackProcess, tempHome, type StackInfo, type StackProcess } from './local-stack-process.ts';
 import { startAwsEmulator, type AwsEmulator, type AwsEmulatorInfo } from '../aws/emulator.ts';
 import { createEmulatedTables } from '../aws/tables.ts';
@@ -53,6 +54,8 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   buildLambdaArtifacts();
   const starting = startAwsEmulator();
+  // The browser suites test the current console, and the CDK suites deploy it: built (when stale) before either runs.
+  ensureConsoleBuilt({ quiet: true });
   stack = await startStackProcess(tempHome('shared'));
   const { child: _child, stop: _stop, output: _output, ...info } = stack;
   project.provide('stack', info);

@@ -44,24 +44,34 @@ export const startStackProcess = (home: string, port = 0, extraEnv: Record<strin
     });
     let out = '';
     let err = '';
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    let started = false;
+    let stopping = false;
+    // Only the tail: a crash report needs the last words, and a long run must not grow without bound.
+    child.stderr?.on('data', (d: Buffer) => (err = `${err}${d.toString()}`.slice(-65_536)));
     child.stdout?.on('data', (d: Buffer) => {
+      if (started) return;
       out += d.toString();
-      if (out.includes('base URL:')) {
-        const info = JSON.parse(readFileSync(path.join(home, 'local.json'), 'utf8')) as StackInfo;
-        resolve({
-          ...info,
-          home,
-          child,
-          output: () => out + err,
-          stop: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
-              child.once('exit', (code) => done(code));
-              child.kill('SIGINT');
-            }),
-        });
-      }
+      if (!out.includes('base URL:')) return;
+      // Once only: later output (a warning, "stopping…") may come while local.json is being rewritten.
+      started = true;
+      const info = JSON.parse(readFileSync(path.join(home, 'local.json'), 'utf8')) as StackInfo;
+      resolve({
+        ...info,
+        home,
+        child,
+        output: () => out + err,
+        stop: () =>
+          new Promise((done) => {
+            stopping = true;
+            if (child.exitCode !== null) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
+            child.kill('SIGINT');
+          }),
+      });
     });
-    child.once('exit', (code) => reject(new Error(`local stack exited with ${code}: ${err || out}`)));
+    child.once('exit', (code, signal) => {
+      if (!started) reject(new Error(`local stack exited with ${code}: ${err || out}`));
+      // A stack that dies under running suites fails them all with ECONNREFUSED; say why here.
+      else if (!stopping) console.error(`local stack on ${home} exited unexpectedly (code ${code}, signal ${signal}); its last stderr:\n${err}`);
+    });
   });

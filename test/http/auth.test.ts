@@ -189,6 +189,7 @@ describe('routes outside authentication', () => {
     expect(response.status).toBe(200);
   });
 
+  // `GET /` is the console's (test/http/console-serving.test.ts); a POST there is still no route.
   it.each([
     ['DELETE', '/api/v1/lineage', 'POST'],
     ['GET', '/api/v1/lineage', 'POST'],
@@ -204,7 +205,7 @@ describe('routes outside authentication', () => {
 
   it.each([
     ['GET', '/api/v1/nope'],
-    ['GET', '/'],
+    ['POST', '/'],
     ['GET', '/api/v1/events/extra'],
   ])('Should answer %s %s with 404, valid key or not', async (method, urlPath) => {
     // Act

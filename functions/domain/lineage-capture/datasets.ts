@@ -8,6 +8,7 @@
  * the catalog as a `catalog` facet.
  */
 import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import { datasetIdentity } from './dataset-identity.ts';
 import { facet } from './facets.ts';
 
 /** A column as the schema facet lists it. */
@@ -27,14 +28,7 @@ export interface LakeDataset {
   readonly fields: readonly DatasetField[];
 }
 
-/** The OpenLineage identity of a location, per Naming.md. */
-export const datasetIdentity = (location: string): { namespace: string; name: string } => {
-  const s3 = /^s3a?:\/\/([^/]+)\/?(.*)$/.exec(location);
-  if (s3) return { namespace: `s3://${s3[1]}`, name: (s3[2] ?? '').replace(/\/+$/, '') };
-  const file = /^file:(?:\/\/)?(\/.*)$/.exec(location);
-  const path = file ? (file[1] as string) : location;
-  return { namespace: 'file', name: decodeURI(path.replace(/^\/+/, '/')).replace(/(.)\/+$/, '$1') };
-};
+export { datasetIdentity };
 
 /** A dataset entry (input or output) of a run event, with its facets. */
 export const datasetOf = (dataset: LakeDataset, catalogKind: CatalogKind) => ({

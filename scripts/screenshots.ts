@@ -1,0 +1,93 @@
+/**
+ * @module screenshots
+ * `npm run screenshots`: pictures of every console page with demo data, for the README. Starts a
+ * local stack of its own (fresh state under the temporary directory, TPC-H SF 0.01 loaded),
+ * ingests the apples examples and a failed run into the demo org, runs a query so lakeline's own
+ * lineage shows up, then drives Debian's Chromium through the pages and writes `docs/images/*.png`.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from '../test/helpers/browser.ts';
+import { fillEditor, signIn } from '../test/helpers/console-page.ts';
+import { startStackProcess, tempHome } from '../test/helpers/local-stack-process.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = path.join(root, 'docs', 'images');
+const apples = process.env.LAKELINE_APPLES_DIR ?? path.join(root, '..', 'shared', 'openlineage', 'examples', 'marquez', 'apples');
+const fallbackApples = '/work/shared/openlineage/examples/marquez/apples';
+
+const failedRun = (eventType: 'START' | 'FAIL', minute: number) => ({
+  eventType,
+  eventTime: `2026-11-20T06:${String(minute).padStart(2, '0')}:00Z`,
+  producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark',
+  schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+  run: { runId: '0193a1b2-0000-7000-8000-0000000000f1', ...(eventType === 'FAIL' ? { facets: { errorMessage: { _producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark', _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/ErrorMessageRunFacet.json#/$defs/ErrorMessageRunFacet', message: 'Oven on fire', programmingLanguage: 'python' } } } : {}) },
+  job: { namespace: 'grandmas.kitchen', name: 'bake_apple_pie' },
+  inputs: [{ namespace: 'grandmas.kitchen', name: 'apple.filling' }],
+  outputs: [{ namespace: 'grandmas.kitchen', name: 'apple.pie' }],
+});
+
+const home = tempHome('screenshots');
+const stack = await startStackProcess(home);
+const browser = await launchBrowser({ viewport: { width: 1360, height: 860 } });
+try {
+  const post = (body: string) =>
+    fetch(`${stack.baseUrl}/api/v1/lineage`, { method: 'POST', headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' }, body });
+  const dir = readdirSync(apples, { withFileTypes: true }).length ? apples : fallbackApples;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) await post(readFileSync(path.join(dir, file), 'utf8'));
+  await post(JSON.stringify(failedRun('START', 0)));
+  await post(JSON.stringify(failedRun('FAIL', 7)));
+  // lakeline's own lineage: a routed query records START and COMPLETE for its job.
+  await fetch(`${stack.baseUrl}/api/v1/query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'SELECT l_returnflag, count(*) AS n FROM tpch.lineitem GROUP BY 1' }),
+  });
+
+  mkdirSync(out, { recursive: true });
+  const page = await browser.newPage();
+  const shot = async (name: string, fullPage = false) => {
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage });
+    console.log(`screenshots: docs/images/${name}.png`);
+  };
+
+  await page.goto(`${stack.baseUrl}/sign-in`);
+  await page.getByLabel('API key', { exact: true }).waitFor();
+  await shot('sign-in');
+
+  await signIn(page, stack.baseUrl, stack.apiKey, '/events');
+  await page.getByTestId('events-table').waitFor();
+  await shot('events');
+  await page.getByTestId('events-table').locator('tbody tr', { hasText: 'FAIL' }).first().click();
+  await page.getByTestId('event-detail').waitFor();
+  await shot('event-detail');
+  await page.keyboard.press('Escape');
+
+  await page.goto(`${stack.baseUrl}/tables?namespace=tpch`);
+  await page.locator('[data-namespace="tpch"]').waitFor();
+  await shot('tables');
+  await page.goto(`${stack.baseUrl}/tables/tpch/lineitem`);
+  await page.getByTestId('schema-table').waitFor();
+  await shot('table', true);
+
+  await page.goto(`${stack.baseUrl}/query`);
+  await page.getByTestId('code-editor').waitFor();
+  await fillEditor(page, 'SELECT l_returnflag, l_linestatus,\n       sum(l_quantity) AS qty, avg(l_extendedprice) AS avg_price, count(*) AS orders\nFROM tpch.lineitem\nGROUP BY 1, 2\nORDER BY 1, 2');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByTestId('results-table').waitFor();
+  await shot('query');
+  await page.getByRole('button', { name: 'Explain' }).click();
+  await page.getByTestId('engine-decision').waitFor();
+  await shot('query-explain');
+  await page.getByRole('radio', { name: 'polars script' }).click();
+  await fillEditor(page, 'result = scan("nation").select(pl.col("n_population"))');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('alert').waitFor();
+  await shot('query-error');
+} finally {
+  await browser.close();
+  await stack.stop();
+  rmSync(home, { recursive: true, force: true });
+}

@@ -1,0 +1,33 @@
+/**
+ * @module console-page
+ * Steps the browser suites share: open the console, sign in through its form, fill the query
+ * editor, read a table's cells.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+/** Opens `path` on the console and signs in with `apiKey` through the sign-in form. */
+export const signIn = async (page: Page, baseUrl: string, apiKey: string, path = '/events'): Promise<void> => {
+  await page.goto(`${baseUrl}${path}`);
+  await page.getByLabel('API key', { exact: true }).fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByTestId('whoami').waitFor();
+};
+
+/** Replaces the query editor's text (the editor is CodeMirror inside an open shadow root). */
+export const fillEditor = async (page: Page, text: string): Promise<void> => {
+  const editor = page.getByTestId('code-editor');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  // insertText types it as one input, without the editor's auto-indent and bracket closing.
+  await page.keyboard.insertText(text);
+};
+
+/** The text of every body cell of a table, row by row. */
+export const tableCells = async (table: Locator): Promise<string[][]> =>
+  table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())));
+
+/** What the page's origin keeps in the browser: sessionStorage values, localStorage size, script-visible cookies. */
+export const browserStorage = async (page: Page): Promise<{ session: string[]; local: number; cookies: string }> =>
+  // A string expression: it runs in the page, whose DOM globals the test's Node types do not declare.
+  page.evaluate('({ session: Object.values(sessionStorage), local: localStorage.length, cookies: document.cookie })');

@@ -1,0 +1,84 @@
+/**
+ * @module api/client
+ * The console's one way to the lakeline API: typed calls of the public endpoints, same origin
+ * (the local gateway, or CloudFront routing `/api/*` to API Gateway), the caller's API key in the
+ * `Authorization` header — never in a URL — or, for a cookie session, nothing but the cookie the
+ * browser sends itself. A failed answer throws an {@link ApiError} carrying the API's own words.
+ */
+import type { Credentials } from './credentials.ts';
+import { apiErrorOf } from './errors.ts';
+import type { EventsParams, LineageEvent, QueryRequest, QueryResponse, Run, TableDescription, TableSummary } from './types.ts';
+
+export type { Credentials };
+
+/** Options of one call. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+const readBody = async (response: Response): Promise<unknown> => {
+  const raw = await response.text();
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+};
+
+const query = (params: Record<string, string | number | undefined>): string => {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+/** The API as one signed-in caller. */
+export const createApiClient = (credentials: Credentials) => {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, options: CallOptions = {}): Promise<T> => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (credentials.kind === 'key') headers.authorization = `Bearer ${credentials.apiKey}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(path, {
+      method,
+      headers,
+      // A session rides on the cookie; a key must be the only credential (the API lets a header decide anyway).
+      credentials: credentials.kind === 'session' ? 'same-origin' : 'omit',
+      cache: 'no-store',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const parsed = await readBody(response);
+    if (!response.ok) throw apiErrorOf(response.status, parsed, `${method} ${path.split('?')[0]}`);
+    return parsed as T;
+  };
+
+  return {
+    credentials,
+    /** `GET /api/v1/events`: one page of stored events. */
+    events: (params: EventsParams, options?: CallOptions) => call<LineageEvent[]>('GET', `/api/v1/events${query({ ...params })}`, undefined, options),
+    /** `GET /api/v1/tables`: the lake's tables, of one namespace or all. */
+    tables: (namespace?: string, options?: CallOptions) => call<TableSummary[]>('GET', `/api/v1/tables${query({ namespace })}`, undefined, options),
+    /** `GET /api/v1/tables/{namespace}/{table}`: schema, partitioning, snapshots, size. */
+    table: (namespace: string, table: string, options?: CallOptions) =>
+      call<TableDescription>('GET', `/api/v1/tables/${encodeURIComponent(namespace)}/${encodeURIComponent(table)}`, undefined, options),
+    /** `POST /api/v1/query`: a routed query, a script, or (with `explain`) only the routing decision. */
+    query: (request: QueryRequest, options?: CallOptions) => call<QueryResponse>('POST', '/api/v1/query', request, options),
+    /** `GET /api/v1/runs/{run_id}`: a run's state, and a page of a finished batch read's rows. */
+    run: (runId: string, page: { offset?: number; limit?: number } = {}, options?: CallOptions) =>
+      call<Run>('GET', `/api/v1/runs/${encodeURIComponent(runId)}${query(page)}`, undefined, options),
+    /** `POST /api/v1/runs/{run_id}/abort`. */
+    abortRun: (runId: string, options?: CallOptions) => call<Run>('POST', `/api/v1/runs/${encodeURIComponent(runId)}/abort`, undefined, options),
+  };
+};
+
+/** A signed-in API client. */
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/**
+ * Whether credentials work: the cheapest call that every kind of credential may make (one event
+ * of an empty time range). Throws the API's error otherwise (401 `Unauthorized` for a wrong key).
+ */
+export const checkCredentials = async (credentials: Credentials, options?: CallOptions): Promise<void> => {
+  await createApiClient(credentials).events({ start: 0, end: 1, limit: 1 }, options);
+};
