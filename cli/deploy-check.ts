@@ -56,6 +56,7 @@ export const outputPurposes = (): { readonly output: string; readonly purpose: s
   { output: STACK_OUTPUTS.blobBucketName, purpose: 'the bucket holding raw bodies of events above DynamoDB\'s 400 KB item limit (and the lake: warehouse/, runs/, polars-staging/)' },
   { output: STACK_OUTPUTS.sessionSecretArn, purpose: 'the secret signing session cookies: `lakeline sessions create --profile aws` reads it' },
   { output: STACK_OUTPUTS.lakeWriterFunctionName, purpose: 'the lake writer: `lakeline demo load --profile aws` invokes it' },
+  { output: STACK_OUTPUTS.consoleUrl, purpose: 'the web console (CloudFront): open it in a browser and sign in with an API key; `<ConsoleUrl>api/…` reaches the API on the same origin' },
   ...ALL_TABLES.map((t) => ({ output: tableOutputName(t), purpose: `the ${t.id} table: \`lakeline orgs|keys --profile aws\` read and write it` })),
 ];
 

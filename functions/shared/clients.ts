@@ -9,6 +9,15 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Agent } from 'node:http';
 import type { Config } from './config.ts';
 
+/**
+ * Locally, how long the store may stay silent on one request before it is abandoned (and retried,
+ * three attempts in all). A hung store (stopped, swapping) then gets a 503 with the endpoint's own
+ * body, which OpenLineage clients retry, well inside the gateway's 29 s even for an endpoint that
+ * makes a few store calls; a dead one is restarted by the stack (local/dynamo.ts). DynamoDB itself
+ * keeps the SDK's defaults: the Lambda timeout bounds it there.
+ */
+const LOCAL_STORE_REQUEST_TIMEOUT_MS = 3_000;
+
 /** Builds the low-level DynamoDB client for a profile. */
 export const createDynamoClient = (config: Pick<Config, 'profile' | 'dynamodbEndpoint'>): DynamoDBClient => {
   if (config.profile === 'local') {
@@ -17,7 +26,7 @@ export const createDynamoClient = (config: Pick<Config, 'profile' | 'dynamodbEnd
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       // Keep-alive and a deep socket pool: the local store is on loopback and ingestion is concurrent.
-      requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true, maxSockets: 64 }) }),
+      requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true, maxSockets: 64 }), requestTimeout: LOCAL_STORE_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true }),
       maxAttempts: 3,
     });
   }
