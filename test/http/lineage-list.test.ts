@@ -69,6 +69,8 @@ describe('GET /api/v1/events: filters and order', () => {
     [{ namespace: 'prod', job: 'o', states: 'COMPLETE,START', integrations: 'spark,airflow,dbt', limit: '10', offset: '2' }],
     [{ limit: '1000' }],
     [{ offset: '10000' }],
+    [{ offset: '1000000' }],
+    [{ offset: String(Number.MAX_SAFE_INTEGER) }],
   ])('Should answer %j as the contract says', async (params) => {
     expect(await ids({ ...WINDOW, ...params })).toEqual(expected({ ...WINDOW, ...params }));
   });
@@ -172,6 +174,7 @@ describe('GET /api/v1/events: parameter validation', () => {
     [{ ...WINDOW, limit: 'all' }, 'limit: must be an integer between 1 and 1000'],
     [{ ...WINDOW, offset: '-7' }, 'offset: must be a non-negative integer'],
     [{ ...WINDOW, offset: '1.5' }, 'offset: must be a non-negative integer'],
+    [{ ...WINDOW, offset: '9007199254740992' }, 'offset: must be a non-negative integer, at most 9007199254740991'],
     [{ ...WINDOW, sortBy: 'EVENT_TIME' }, /^sortBy: is not a parameter of this endpoint/],
   ])('Should refuse %j with a 400 naming the parameter', async (params, error) => {
     // Act

@@ -15,11 +15,11 @@ export const DEFAULT_LIMIT = 30;
 /** Largest `limit` (ARCHITECTURE §3). */
 export const MAX_LIMIT = 1_000;
 /**
- * Largest `offset`. Offset paging reads every skipped event's index entry again on each page, so
- * deep offsets cost time proportional to the offset; past this, narrow the window instead (set
- * `end` to the `event_time` of the last event seen). Documented in docs/decisions.md.
+ * Largest `offset`: none beyond what a JSON number holds exactly. Deep pages stay cheap because the
+ * store resumes a listing from where the page before it ended (adapters/dynamodb/listing-continuations.ts),
+ * so a client paging with `offset += limit` through a window of any size is never refused.
  */
-export const MAX_OFFSET = 100_000;
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 /** Most names accepted in `integrations` (DynamoDB's `IN` takes at most 100 operands). */
 export const MAX_INTEGRATIONS = 100;
 /** The parameters the endpoint knows; any other name is refused, so a typo cannot silently widen a query. */
@@ -61,7 +61,7 @@ export function parseListQuery(params: Readonly<Record<string, string | undefine
     sortBy: oneOf<SortField>(params, 'sort_by', SORT_FIELDS, 'EVENT_TIME'),
     order: oneOf<SortOrder>(params, 'order', SORT_ORDERS, 'DESC'),
     limit: integerIn(params, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT),
-    offset: integerIn(params, 'offset', 0, MAX_OFFSET, 0, 'offset: must be a non-negative integer'),
+    offset: integerIn(params, 'offset', 0, MAX_OFFSET, 0, `offset: must be a non-negative integer, at most ${MAX_OFFSET}`),
   };
   const run = params.run;
   if (run !== undefined) {

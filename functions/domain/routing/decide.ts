@@ -216,12 +216,14 @@ export function decideRoute(input: RoutingInput, context: RoutingContext): Route
     reasons.push(bandReason(band));
     return interactive('duckdb');
   }
-  if (band.batchReads === 'bloom' && context.configured.bloom && !input.trinoRefusal) {
+  // Only an unpinned read may take the bloom row: a read pinned to spark stays on Spark.
+  const bloomRow = pinned === undefined && band.batchReads === 'bloom' && context.configured.bloom;
+  if (bloomRow && !input.trinoRefusal) {
     return bloomRead(
       `${formatBytes(total)} is above the interactive limit of ${limitText} and within band ${band.band} (${bandRange(band, context.table)}), whose reads run on bloom: distributed SQL with no job start-up, for reads too large for DuckDB that need no Spark job.`,
     );
   }
-  if (band.batchReads === 'bloom' && context.configured.bloom && input.trinoRefusal) {
+  if (bloomRow && input.trinoRefusal) {
     reasons.push(`Band ${band.band}'s reads run on bloom, but the SQL firewall in Trino mode refuses this statement (${input.trinoRefusal}), so Spark runs it.`);
   }
   if (!context.configured.spark) {

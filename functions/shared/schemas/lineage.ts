@@ -4,6 +4,7 @@
  * The event itself is described by the OpenLineage schema the validator uses
  * (`openlineage-openapi.ts`), not by a second description here.
  */
+import { MAX_LIMIT, MAX_OFFSET } from '#domain/lineage/list-query';
 import { z } from './zod.ts';
 
 const RUN_STATES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
@@ -62,11 +63,11 @@ export const EventsQuery = z
       .regex(/[^,\s]/)
       .optional()
       .openapi({ description: 'comma-separated integration names (at least one; case-insensitive)' }),
-    limit: z.int().min(1).max(1000).optional().openapi({ description: 'page size, default 30; a page holds `limit` events unless the listing ends' }),
+    limit: z.int().min(1).max(MAX_LIMIT).optional().openapi({ description: 'page size, default 30; a page holds `limit` events unless the listing ends' }),
     offset: z
       .int()
       .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
+      .max(MAX_OFFSET)
       .optional()
       .openapi({ description: 'events to skip, default 0; a client paging with offset += limit sees every event once' }),
   })

@@ -48,6 +48,16 @@ describe('the bloom row of the routing table', () => {
     expect(refused.decision.reasons.join(' ')).toMatch(/refuses this statement .*so Spark runs it/);
   });
 
+  it('Should keep a read pinned to spark on Spark in band l, never rerouting it to bloom', () => {
+    // Act
+    const route = decideRoute(read(10 * GiB, { engine: 'spark' }), withBloom);
+
+    // Assess
+    expect(route.action.kind).toBe('batch-read');
+    expect(route.decision.engine).toBe('spark');
+    expect(route.decision.reasons.join(' ')).not.toMatch(/bloom/);
+  });
+
   it('Should never send a write to bloom', () => {
     // Act
     const route = decideRoute(read(10 * GiB, { write: { via: 'destination', table: 'lakeline.out.t', mode: 'overwrite' } }), withBloom);

@@ -102,9 +102,9 @@ describe('parseListQuery', () => {
     [{ ...WINDOW, limit: '1001' }, 'limit: must be an integer between 1 and 1000'],
     [{ ...WINDOW, limit: 'ten' }, 'limit: must be an integer between 1 and 1000'],
     [{ ...WINDOW, limit: '' }, 'limit: must be an integer between 1 and 1000'],
-    [{ ...WINDOW, offset: '-1' }, 'offset: must be a non-negative integer'],
-    [{ ...WINDOW, offset: '9007199254740992' }, 'offset: must be a non-negative integer'],
-    [{ ...WINDOW, offset: '2.0' }, 'offset: must be a non-negative integer'],
+    [{ ...WINDOW, offset: '-1' }, 'offset: must be a non-negative integer, at most 9007199254740991'],
+    [{ ...WINDOW, offset: '9007199254740992' }, 'offset: must be a non-negative integer, at most 9007199254740991'],
+    [{ ...WINDOW, offset: '2.0' }, 'offset: must be a non-negative integer, at most 9007199254740991'],
   ])('Should refuse %j with "%s"', (params, message) => {
     // Act & Assess
     expect(refusal(params as Record<string, string>)).toBe(message);
