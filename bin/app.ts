@@ -1,7 +1,7 @@
 /**
  * @module app
  * The CDK app: one `Lakeline` stack, checked by cdk-nag's AwsSolutions pack on every synth (an
- * unacknowledged finding fails `cdk synth` and `cdk deploy`; see docs/decisions.md, "cdk-nag").
+ * unacknowledged finding fails `cdk synth` and `cdk deploy`; see docs/adr/0026-cdk-app.md).
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';

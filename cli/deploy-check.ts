@@ -127,7 +127,7 @@ export const renderChecklist = (region: string, docker: boolean, live?: readonly
   }
   lines.push('', `Outputs of the ${STACK_NAME} stack:`);
   for (const o of outputPurposes()) lines.push(`  ${o.output}: ${o.purpose}`);
-  lines.push('', 'Unverified against real AWS until a first deployment: see the README, "Deploying to AWS".');
+  lines.push('', 'Unverified against real AWS until a first deployment: see docs/reference/aws-verification.md.');
   return `${lines.join('\n')}\n`;
 };
 

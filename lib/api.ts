@@ -2,7 +2,7 @@
  * @module api
  * `LakelineApi`: the HTTP API. One ServiceFunction per route of ROUTES (bound to exactly the route's
  * tables and blob access), and one REQUEST Lambda authorizer attached to every route that is not
- * public. The authorizer has no identity source and no gateway cache: see docs/decisions.md,
+ * public. The authorizer has no identity source and no gateway cache: see docs/adr/0005-authorizer-always-authorizes.md,
  * "Authorizer", for why the gateway must always invoke it.
  */
 import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';

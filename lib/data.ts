@@ -213,7 +213,7 @@ export class LakelineData extends Construct {
     acknowledge(
       this.sessionSecret,
       'AwsSolutions-SMG4',
-      'The value is an HMAC key for short-lived session cookies, not a credential of another system: there is nothing to rotate it against, and rotating only logs everyone out. It is replaced with put-secret-value when compromised (docs/decisions.md), so no rotation Lambda is deployed.',
+      'The value is an HMAC key for short-lived session cookies, not a credential of another system: there is nothing to rotate it against, and rotating only logs everyone out. It is replaced with put-secret-value when compromised (docs/adr/0004-api-keys-and-sessions.md), so no rotation Lambda is deployed.',
     );
 
     // Stable, export-free output names: the CLI reads them (lib/stack-outputs.ts).

@@ -7,7 +7,7 @@
  * and handler) and leave each answer in S3 under a results prefix, where the caller polls it
  * (`functions/adapters/aws/fargate-polars-transport.ts`). A tier with no warm task is not built and
  * not offered: a warm 16-vCPU task is paid around the clock, so the default is none
- * (docs/decisions-fargate-draft.md).
+ * (docs/adr/0022-polars-sandbox.md, docs/reference/sandbox.md#aws-profile).
  *
  * Grants: a task role may consume its own queue and read requests / write answers under the results
  * prefix — no warehouse read of its own (each run carries credentials scoped to its tables). The

@@ -3,7 +3,7 @@
  * `LakelinePolars`: the polars sandbox in AWS. One Python 3.12 arm64 Lambda per tier that fits
  * Lambda (2 and 4 vCPUs: Lambda allots one vCPU per 1,769 MB, so 3,538 and 7,076 MB), built as a
  * container image from `functions/polars` (polars and pyarrow together are 410 MB unzipped, above
- * the 250 MB of a zip function; docs/decisions.md#decisions-the-polars-endpoint-and-its-sandbox-issue-6), and the grants of the functions of the
+ * the 250 MB of a zip function; docs/adr/0022-polars-sandbox.md), and the grants of the functions of the
  * routes marked `polars`: invoking exactly these functions, with their names in its environment.
  *
  * Data access is per run: the sandbox functions' execution roles hold no data access at all (logs

@@ -3,7 +3,7 @@
  * The API Gateway REQUEST authorizer (payload 2.0, simple responses). It always answers
  * `isAuthorized: true` and puts either the principal or the denial reason in the context: HTTP APIs
  * cannot customize the gateway's own 401/403 bodies, so the shared middleware answers the
- * contract's exact 401 instead (docs/decisions.md, "Authorizer"). When a store fails it says so
+ * contract's exact 401 instead (docs/adr/0005-authorizer-always-authorizes.md). When a store fails it says so
  * in the context too, and the handler answers 503.
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';

@@ -60,7 +60,7 @@ export const KEYS_TABLE: TableDefinition = {
 
 /**
  * Lineage events. The base table is addressed by event id (idempotent puts); listing goes through
- * sharded GSIs (see docs/decisions.md, "Event keys"). The attribute names here are the key names
+ * sharded GSIs (see docs/adr/0010-event-keys-sharding-and-listing.md). The attribute names here are the key names
  * the event store writes.
  */
 export const EVENTS_TABLE: TableDefinition = {
@@ -92,7 +92,7 @@ export const EVENTS_TABLE: TableDefinition = {
       projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
     },
     // A listing filtered by job or job namespace reads only the matching jobs' events (the jobs
-    // come from the org's name directory; docs/decisions.md, "Selective filters"); the other
+    // come from the org's name directory; docs/adr/0010-event-keys-sharding-and-listing.md); the other
     // filters apply to the projected attributes.
     {
       indexName: 'byJob',

@@ -4,7 +4,7 @@
  * suites synthesize — the default stack, the one with warm polars Fargate tasks
  * (`-c polarsWarmTasks8=1 -c polarsWarmTasks16=1`), and one with bloom's own settings. No error
  * may appear; a warning only when it is one of {@link ACCEPTED_WARNINGS}, each with its reason
- * (the README's deployment section lists them too).
+ * (docs/reference/aws-verification.md#accepted-cfn-lint-warnings lists them too).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

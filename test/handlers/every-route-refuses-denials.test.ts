@@ -1,5 +1,5 @@
 /**
- * The safety net of the authorizer design (docs/decisions.md#decisions-the-cdk-app-bin-lib-testcdk, "Authorizer"): the authorizer
+ * The safety net of the authorizer design (docs/adr/0005-authorizer-always-authorizes.md): the authorizer
  * always answers `isAuthorized: true` and puts a denial in the context, so every handler must
  * refuse such a request itself. This walks the route table, imports each route's real handler
  * module and sends it a denied request, a request with no authorizer context, and (on key-only

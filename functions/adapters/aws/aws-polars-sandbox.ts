@@ -11,7 +11,7 @@
  * opens nothing beyond the request's tables. Scripts go only to transports that can confine
  * caller Python ({@link SandboxTransport.confinesScripts}: the Fargate tiers, not the Lambda ones). A destination's result is uploaded by the run to
  * `<staging>/<run id>/result.parquet`, which the lake writer reads with its own role; a lifecycle
- * rule expires the staging prefix after a day (docs/decisions.md#decisions-the-polars-endpoint-and-its-sandbox-issue-6).
+ * rule expires the staging prefix after a day (docs/adr/0022-polars-sandbox.md).
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -82,7 +82,7 @@ export class AwsPolarsSandbox implements PolarsSandbox {
     if (confining === undefined) {
       throw new ServiceUnavailableError('scripts are not available in this deployment: none of its polars sandboxes can confine a script', {
         details:
-          'the Lambda sandboxes (2 and 4 vCPUs) cannot hide the Lambda runtime API from a script; scripts run on the ECS Fargate tiers (8 and 16 vCPUs), which this deployment has not provisioned (docs/decisions.md#decisions-the-polars-endpoint-and-its-sandbox-issue-6). Polars SQL (mode query) is available.',
+          'the Lambda sandboxes (2 and 4 vCPUs) cannot hide the Lambda runtime API from a script; scripts run on the ECS Fargate tiers (8 and 16 vCPUs), which this deployment has not provisioned (docs/adr/0022-polars-sandbox.md). Polars SQL (mode query) is available.',
       });
     }
     return [confining, this.transports[confining] as SandboxTransport];

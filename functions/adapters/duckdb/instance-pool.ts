@@ -2,7 +2,7 @@
  * @module duckdb/instance-pool
  * Fresh DuckDB instances, one per query, without paying for them on the request path.
  *
- * Two costs were measured (docs/decisions.md#decisions-the-duckdb-engine-and-the-legacy-warehouse-endpoint): loading the iceberg and avro extensions
+ * Two costs were measured (docs/adr/0013-duckdb-engine.md): loading the iceberg and avro extensions
  * takes ~150 ms per instance, almost all of it DuckDB checking the files' signatures (a SHA-256
  * over 60 MB); creating the instance takes ~12 ms. So the signatures are checked once per process
  * (the first instance loads with verification on, which proves the files are DuckDB-signed), later

@@ -1,6 +1,6 @@
 /**
  * @module event-item
- * How one lineage event is laid out in the Events table (see docs/decisions.md, "Event keys"):
+ * How one lineage event is laid out in the Events table (see docs/adr/0010-event-keys-sharding-and-listing.md):
  * its base key, the keys of the six listing indexes, the small filter attributes they project,
  * and the body — the stored event's derived fields as JSON text plus the raw JSON text exactly as
  * received, gzip-compressed above a threshold, and moved to the blob store when the item would
@@ -21,7 +21,7 @@ import type { StoredLineageEvent } from '#domain/lineage/types';
  */
 export const SHARD_COUNT = 8;
 
-/** Raw bodies at least this long (bytes of UTF-8) are stored gzip-compressed. Measured: docs/decisions.md. */
+/** Raw bodies at least this long (bytes of UTF-8) are stored gzip-compressed. Measured: docs/benchmarks.md#store-options-benchlineage-store-optionsts (why: docs/adr/0011-large-events-and-object-storage.md). */
 export const COMPRESS_MIN_BYTES = 1024;
 
 /**

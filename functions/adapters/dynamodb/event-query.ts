@@ -43,7 +43,7 @@ export interface QueryPlan {
   readonly forward: boolean;
   /**
    * Size order on an index sorted by time (the run index): every matching entry of the partition
-   * is read and sorted in memory. Runs are small; documented in docs/decisions.md.
+   * is read and sorted in memory. Runs are small; documented in docs/adr/0010-event-keys-sharding-and-listing.md.
    */
   readonly sortBySizeInMemory: boolean;
   /** Whether a filter may drop entries (pages may then yield few items; the merge reads ahead more). */

@@ -3,7 +3,7 @@
  * Per org, the distinct jobs of its events (folded namespace and name), kept in a few items of the
  * Events table. A listing filtered by `namespace` or `job` (case-insensitive substrings) looks the
  * matching jobs up here and reads only their partitions of the job index, instead of filtering
- * every index entry of the window (docs/decisions.md, "Selective filters").
+ * every index entry of the window (docs/adr/0010-event-keys-sharding-and-listing.md).
  *
  * Ingestion records a job before the first event that names it is written, so every stored event's
  * job is in the directory — unless a chunk of it has overflowed, which readers see and then fall

@@ -2,7 +2,7 @@
  * @module authorize
  * The authorizer's use case: turn a bearer token or session cookie into a {@link Principal}.
  * Verified keys are cached per warm container for a short time, because the gateway's own result
- * cache cannot be used (see docs/decisions.md, "Authorizer"); revocation therefore takes effect
+ * cache cannot be used (see docs/adr/0005-authorizer-always-authorizes.md); revocation therefore takes effect
  * within the cache lifetime ({@link KEY_CACHE_TTL_MS} unless configured otherwise).
  */
 import type { KeyStore, OrgStore, ApiKeyRecord } from '../orgs/org.ts';

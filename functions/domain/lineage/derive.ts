@@ -22,7 +22,7 @@ const UUID = /^(?:urn:uuid:)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 /**
  * Derives every field of the contract's "Stored lineage event" from an event.
  *
- * Decisions (see `docs/decisions.md#decisions-lineage-domain-functionsdomainlineage`): DatasetEvents and JobEvents have no run, so
+ * Decisions (see `docs/reference/events-api.md#the-stored-event`): DatasetEvents and JobEvents have no run, so
  * their `run_id` is `null` and `run_state` is `OTHER`; a DatasetEvent has no job (`job_*` are
  * `null`) and its `dataset` is listed under `outputs`; parent fields come from `run.facets.parent`.
  *

@@ -19,7 +19,7 @@ export const CORE_SCHEMA_ID: string = officialSchema.$id;
 
 /**
  * The core schema with the service's two relaxations, both documented in
- * `docs/decisions.md#decisions-lineage-domain-functionsdomainlineage`:
+ * `docs/adr/0008-event-validation.md`:
  * - `schemaURL` is optional: Marquez accepts events without it and producers in the wild omit it;
  * - `eventTime` uses {@link EVENT_TIME_FORMAT}: RFC 3339 as ajv-formats reads it, plus zone-less
  *   times (read as UTC), restricted to 1970..9999 so that every accepted time can be stored.

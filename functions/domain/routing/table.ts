@@ -1,7 +1,7 @@
 /**
  * @module routing/table
  * The routing table of `POST /api/v1/query`: every threshold the router decides with, in one
- * place, each with the measurement that set it (figures in docs/decisions.md#decisions-the-routed-query-post-apiv1query-issue-7, produced by
+ * place, each with the measurement that set it (figures in docs/benchmarks.md#routing-regret-benchrouting-regretts; why: docs/adr/0020-routed-query-and-routing-table.md, produced by
  * `bench/routing-regret.ts` and `bench/tpch-duckdb.ts` on the 2-core development machine). Code
  * elsewhere reads these numbers; nothing re-states them.
  */
@@ -88,7 +88,7 @@ export const ROUTING_TABLE: readonly BandRow[] = [
     maxBytes: 64 * GiB,
     mode: 'batch',
     sandboxVcpus: 4,
-    // bench/bloom.ts (docs/decisions.md#the-bloom-engine-decisions): bloom starts a statement in well under a second on a
+    // bench/bloom.ts (docs/adr/0023-bloom.md, figures in docs/benchmarks.md#bloom-benchbloomts): bloom starts a statement in well under a second on a
     // running engine where a Spark run spends 10-20 s starting; beyond 64 GiB, Spark's executors scale.
     batchReads: 'bloom',
     batch: { driverMachineType: 'spark.2.b', executorMachineType: 'spark.4.b', executors: 4 },

@@ -100,7 +100,7 @@ def write(request: dict[str, Any]) -> dict[str, Any]:
     except NotInstalledError as err:
         # pyiceberg computes bucket, truncate and year/month/day/hour partitions of new rows with
         # pyiceberg-core (Rust, 32 MB), which the AWS lake writer has no room for under Lambda's
-        # 250 MB (docs/decisions.md). Nothing was written; say which table and partitions.
+        # 250 MB (docs/adr/0016-lake-catalogs-and-lake-writer.md). Nothing was written; say which table and partitions.
         table = lake.load(request["namespace"], request["table"])
         spec, schema = table.spec(), table.schema()
         fields = ", ".join(f"{field.transform}({schema.find_column_name(field.source_id)})" for field in spec.fields if str(field.transform) != "identity")

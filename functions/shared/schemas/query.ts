@@ -63,7 +63,7 @@ export const LegacyQueryRequest = z
     query: z.string().min(1),
     autoSaveByHash: z.boolean().default(false),
     // Not in the contract's table: the contract lists `explainResult` as optional without saying
-    // when it is present, so callers ask for it (docs/decisions.md#decisions-the-duckdb-engine-and-the-legacy-warehouse-endpoint).
+    // when it is present, so callers ask for it (docs/adr/0014-legacy-endpoint-and-autosave.md).
     explain: z.boolean().default(false).openapi({ description: 'Also return DuckDB\'s plan of the query as `explainResult`; the query still runs.' }),
   })
   .strict()
