@@ -28,12 +28,15 @@ for (const file of readdirSync(HANDLERS).filter((f) => f.endsWith('.ts')).sort()
     mainFields: ['module', 'main'],
     external: [DUCKDB_MODULE],
     metafile: true,
+    outfile: 'index.mjs',
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
   const text = Buffer.from(code).toString('utf8');
   const clients = new Set<string>();
-  for (const input of Object.keys(result.metafile.inputs)) for (const m of input.matchAll(SDK_CLIENT)) clients.add(m[1] as string);
+  // What is left in the bundle after tree shaking (the metafile's inputs also list modules shaken away).
+  const output = Object.values(result.metafile.outputs)[0];
+  for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) if (bytesInOutput > 0) for (const m of input.matchAll(SDK_CLIENT)) clients.add(m[1] as string);
   rows.push([file.replace(/\.ts$/, ''), (code.length / 1024).toFixed(0) + ' KB', (gzipSync(code).length / 1024).toFixed(0) + ' KB', text.includes('polyglot_sql.wasm') ? 'yes' : 'no', [...clients].sort().join(' ')]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] as string).length)));

@@ -14,8 +14,8 @@ import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { mapConcurrent } from '#adapters/dynamodb/batch-ops';
 import { prepareEvent } from '#domain/lineage/derive';
 import type { BlobStore, EventRecord } from '#domain/lineage/ports';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { localTableName } from '#composition/config';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo } from '../local/dynamo.ts';
 import { tempHome } from '../test/helpers/local-stack-process.ts';
@@ -60,7 +60,7 @@ for (const kb of [1, 4, 16, 50]) {
 
 const home = tempHome('bench-options');
 const dynamo = await startLocalDynamo(home);
-const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: dynamo.endpoint });
+const client = localDynamoClient(dynamo.endpoint);
 const doc = createDocumentClient(client);
 const table = localTableName(EVENTS_TABLE);
 const noBlobs = (): BlobStore => {

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { defaultHost } from '#adapters/duckdb/engine';
+import { hostCapacity } from '#adapters/duckdb/engine';
 import { openDuckDB, sqlIdent, sqlString } from '#adapters/duckdb/instance';
 import { jsonConverter } from '#adapters/duckdb/json-values';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
@@ -60,7 +60,7 @@ const ensureData = async (stack: StackProcess): Promise<void> => {
 const bareDuckDB = async (orgId: string): Promise<{ connection: DuckDBConnection; instance: DuckDBInstance; threads: number; memoryLimitMb: number }> => {
   const catalog = new SqliteCatalog(path.join(home, 'catalog.db'), EXTENSIONS);
   const tables = await catalog.listTables(orgId, 'tpch');
-  const sizing = engineSizing(sandboxOf(PLANS.pro.defaultSandboxVcpus), defaultHost());
+  const sizing = engineSizing(sandboxOf(PLANS.pro.defaultSandboxVcpus), hostCapacity());
   const { instance, connection } = await openDuckDB(EXTENSIONS, ['avro', 'iceberg']);
   await connection.run(
     [

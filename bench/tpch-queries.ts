@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { openDuckDB } from '#adapters/duckdb/instance';
-import { REPO_ROOT } from '#shared/config';
+import { REPO_ROOT } from '#composition/config';
 
 export const TPCH_TABLES = ['region', 'nation', 'supplier', 'customer', 'part', 'partsupp', 'orders', 'lineitem'] as const;
 const EXTENSIONS = path.join(REPO_ROOT, '.lakeline', 'duckdb-extensions');

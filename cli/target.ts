@@ -16,9 +16,9 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { LambdaLakeWriter } from '#adapters/aws/lambda-lake-writer';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import type { LakeWriter } from '#domain/lake/catalog';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { loadConfig, REPO_ROOT, tableName } from '#shared/config';
-import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#shared/env-names';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { loadConfig, REPO_ROOT, tableName, type LocalConfig } from '#composition/config';
+import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#composition/env-names';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo, type LocalDynamo } from '#local/dynamo';
 import { readLocalInfo, sessionSecretFor } from '#local/home';
@@ -65,9 +65,13 @@ const localStoreAnswers = async (endpoint: string, orgsTable: string): Promise<b
   }
 };
 
+/** The local profile's configuration for a home and store, the way the local handlers read it. */
+const localConfig = (home: string, endpoint: string): LocalConfig =>
+  loadConfig({ ...process.env, [PROFILE_ENV]: 'local', [HOME_ENV]: home, [DYNAMODB_ENDPOINT_ENV]: endpoint }) as LocalConfig;
+
 /** Table names the way the local handlers compute them (same config code, same env overrides). */
 const localTableNames = (home: string, endpoint: string) => {
-  const config = loadConfig({ ...process.env, [PROFILE_ENV]: 'local', [HOME_ENV]: home, [DYNAMODB_ENDPOINT_ENV]: endpoint });
+  const config = localConfig(home, endpoint);
   return { orgs: tableName(config, ORGS_TABLE), keys: tableName(config, KEYS_TABLE) };
 };
 
@@ -87,15 +91,15 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
     endpoint = started.endpoint;
   }
   const names = localTableNames(home, endpoint);
-  const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: endpoint });
+  const client = localDynamoClient(endpoint);
   const doc = createDocumentClient(client);
-  const config = loadConfig({ ...process.env, [PROFILE_ENV]: 'local', [HOME_ENV]: home, [DYNAMODB_ENDPOINT_ENV]: endpoint });
+  const config = localConfig(home, endpoint);
   const defaultOrgId = readLocalInfo(home)?.orgId;
   return {
     orgs: new DynamoOrgStore(doc, names.orgs),
     keys: new DynamoKeyStore(doc, names.keys),
     sessionSecret: async () => sessionSecretFor(home),
-    lakeWriter: () => new SubprocessLakeWriter(config.lake.pythonBin as string, REPO_ROOT, home),
+    lakeWriter: () => new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, home),
     ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {
       client.destroy();

@@ -31,7 +31,7 @@ import {
   POLARS_TASK_QUEUE_URL_ENV,
   POLARS_TASK_SANDBOX_UID_ENV,
   polarsQueueEnv,
-} from '#shared/polars-fargate-env';
+} from '#composition/env-names';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { REPO_ROOT } from './service-function.ts';
 import type { LakelineWarehouse } from './warehouse.ts';

@@ -21,7 +21,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import path from 'node:path';
-import { POLARS_DATA_ROLE_ENV, POLARS_STAGING_URI_ENV, polarsFunctionEnv } from '#shared/polars-env';
+import { POLARS_DATA_ROLE_ENV, POLARS_STAGING_URI_ENV, polarsFunctionEnv } from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import type { LakelineApi } from './api.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';

@@ -15,7 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#shared/env-names';
+import { BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#composition/env-names';
 import type { TableAccess } from '#shared/table-definitions';
 import type { IDefinedTable } from './data.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';

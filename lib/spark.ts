@@ -26,7 +26,7 @@ import {
   SPARK_JOB_SCRIPT_URI_ENV,
   SPARK_RUNS_URI_ENV,
   WAREHOUSE_URI_ENV,
-} from '#shared/env-names';
+} from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { EVENTS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import type { LakelineApi } from './api.ts';

@@ -13,8 +13,8 @@ import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
 import { withCurrentIndexKeys } from '#adapters/dynamodb/event-item';
 import { NameDirectory, type DirectoryJob } from '#adapters/dynamodb/name-directory';
 import { ensureTables } from '#adapters/dynamodb/table-admin';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { localTableName } from '#composition/config';
 import { logger } from '#shared/observability';
 import { ALL_TABLES, EVENTS_TABLE } from '#shared/table-definitions';
 import { migrateTable, type ItemUpgrade } from './table-migration.ts';
@@ -120,7 +120,7 @@ export const startLocalDynamo = async (home: string, options: LocalDynamoOptions
     }
   };
 
-  const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: endpoint });
+  const client = localDynamoClient(endpoint);
   try {
     await migrateTables(client, home);
     await ensureTables(client, ALL_TABLES.map((def) => ({ def, name: localTableName(def) })));
@@ -145,7 +145,7 @@ export const startLocalDynamo = async (home: string, options: LocalDynamoOptions
  * Rebuilds the tables of an older home whose indexes changed. Events get the current index
  * attributes, and each org's name directory is filled with the jobs of its stored events.
  */
-const migrateTables = async (client: ReturnType<typeof createDynamoClient>, home: string): Promise<void> => {
+const migrateTables = async (client: ReturnType<typeof localDynamoClient>, home: string): Promise<void> => {
   const doc = createDocumentClient(client);
   const log = (message: string) => logger.info(message);
   const blobs = new DirectoryBlobStore(path.join(home, 'blobs'));

@@ -9,7 +9,7 @@ import { logger } from '#shared/observability';
 
 /** Recovers the local profile's runs; logs what it did. */
 export const recoverLocalRuns = async (): Promise<RecoveryReport> => {
-  const { runDeps } = await import('#shared/container-runs');
+  const { runDeps } = await import('#composition/index');
   const report = await recoverRuns(runDeps(), 'local');
   if (report.reattached.length || report.ended.length) logger.info('runs recovered after restart', { ...report });
   return report;

@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { parseApiKey } from '#domain/auth/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
-import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
-import { resetConfig } from '#shared/config';
+import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { logger } from '#shared/observability';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createConsoleFiles } from './console-files.ts';
@@ -55,15 +54,15 @@ const listen = (server: http.Server, host: string, port: number): Promise<number
 
 /** Reuses the demo org and key from a previous run when they still work, else creates them. */
 const seedDemo = async (home: string, baseUrl: string, endpoint: string): Promise<{ apiKey: string; orgId: string }> => {
-  const { orgStore, keyStore } = await import('#shared/container');
+  const { orgs, keys } = (await import('#composition/index')).platform();
   const previous = readLocalInfo(home);
   const parsed = previous ? parseApiKey(previous.apiKey) : undefined;
   if (previous && parsed) {
-    const key = await keyStore().get(parsed.keyId);
-    if (key && !key.revokedAt && (await orgStore().get(previous.orgId))) return { apiKey: previous.apiKey, orgId: previous.orgId };
+    const key = await keys.get(parsed.keyId);
+    if (key && !key.revokedAt && (await orgs.get(previous.orgId))) return { apiKey: previous.apiKey, orgId: previous.orgId };
   }
-  const org = await createOrg(orgStore(), { name: 'Demo', plan: 'pro', paymentMethod: true });
-  const { token } = await createKey(orgStore(), keyStore(), org.orgId, 'demo');
+  const org = await createOrg(orgs, { name: 'Demo', plan: 'pro', paymentMethod: true });
+  const { token } = await createKey(orgs, keys, org.orgId, 'demo');
   writeLocalInfo(home, { baseUrl, apiKey: token, orgId: org.orgId, dynamodbEndpoint: endpoint });
   return { apiKey: token, orgId: org.orgId };
 };
@@ -71,9 +70,9 @@ const seedDemo = async (home: string, baseUrl: string, endpoint: string): Promis
 /** Loads TPC-H SF 0.01 into the demo org on first start (LAKELINE_DEMO_DATA=0 skips it). */
 const loadDemoData = async (orgId: string): Promise<void> => {
   if (process.env[DEMO_DATA_ENV] === '0') return;
-  const { catalog, lakeWriter } = await import('#shared/container-lake');
-  if ((await catalog().listTables(orgId, 'tpch')).length >= 8) return;
-  await lakeWriter().demoLoad(orgId, 0.01, 'tpch');
+  const { catalog, writer } = (await import('#composition/index')).lake();
+  if ((await catalog.listTables(orgId, 'tpch')).length >= 8) return;
+  await writer.demoLoad(orgId, 0.01, 'tpch');
 };
 
 /** How often the local stack drops expired results tables (in AWS: an hourly schedule). */
@@ -107,13 +106,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     process.env[HOME_ENV] = options.home;
     process.env[DYNAMODB_ENDPOINT_ENV] = dynamo.endpoint;
     process.env[SESSION_SECRET_ENV] = sessionSecretFor(options.home);
-    resetConfig();
+    // Everything the composition root built belongs to a previous configuration (if any).
+    (await import('#composition/index')).reconfigure();
     const { apiKey, orgId } = await seedDemo(options.home, baseUrl, dynamo.endpoint);
     await loadDemoData(orgId);
     // Before serving: runs a previous process left RUNNING are re-attached or ended.
     await recoverLocalRuns();
     // LAKELINE_BLOOM=eager: the bloom engine's Trino server starts now rather than on first use.
-    (await import('#shared/container-bloom')).warmLocalBloom();
+    (await import('#composition/index')).bloom().warm();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
     const consoleFiles = createConsoleFiles(options.consoleDir ?? DEFAULT_CONSOLE_DIR);
     if (!consoleFiles.built()) logger.warn('the console is not built: run `npm run build:web` to serve it at /');
@@ -133,8 +133,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         });
         await running.stop();
         // The bloom engine's Trino server, when a bloom statement started one.
-        const { stopLocalBloom } = await import('#shared/container-bloom');
-        await stopLocalBloom();
+        await (await import('#composition/index')).bloom().stop();
         // The store is gone: scripts must not find a stale endpoint.
         writeLocalInfo(options.home, { baseUrl, apiKey, orgId });
       },

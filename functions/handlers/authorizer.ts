@@ -9,7 +9,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import type { AuthDecision } from '#domain/auth/authorize';
 import { toAuthorizerContext, UNAVAILABLE_CONTEXT, type AuthorizerContext } from '#domain/auth/principal';
-import { authorizer } from '#shared/container';
+import { authorizer } from '#composition/index';
 import { logger } from '#shared/observability';
 import { findRouteByKey } from '#shared/routes';
 

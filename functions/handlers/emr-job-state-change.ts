@@ -7,26 +7,22 @@
  * error is thrown back to EventBridge, which retries the delivery; ending a run twice changes nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
-import { parseStateChange } from '#adapters/aws/emr-serverless-events';
+import { runDeps, spark } from '#composition/index';
 import { finishRun } from '#domain/runs/finish';
 import { startRun } from '#domain/runs/start';
-import { getConfig } from '#shared/config';
-import { emrRunObserver, runDeps } from '#shared/container-runs';
 import { logger } from '#shared/observability';
 
 /** Lambda entry point. */
 export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
-  const change = parseStateChange(event);
-  if (!change || change.applicationId !== getConfig().spark.applicationId) {
-    logger.warn('event ignored: not a job run of this application', { id: event.id, detailType: event['detail-type'] });
+  const report = await spark().stateReports?.read(event);
+  if (!report) {
+    logger.warn('event ignored: not about a run of this deployment', { id: event.id, detailType: event['detail-type'] });
     return;
   }
-  const observed = await emrRunObserver().observe(change);
-  if (!observed) return;
-  if (!observed.outcome) {
-    if (change.state === 'RUNNING') await startRun(runDeps(), observed.runId);
+  if (!report.outcome) {
+    if (report.running) await startRun(runDeps(), report.runId);
     return;
   }
-  const run = await finishRun(runDeps(), observed.runId, observed.outcome);
-  logger.info('run ended', { runId: observed.runId, jobRunId: change.jobRunId, state: run?.state ?? 'unknown run' });
+  const run = await finishRun(runDeps(), report.runId, report.outcome);
+  logger.info('run ended', { runId: report.runId, state: run?.state ?? 'unknown run' });
 };

@@ -5,16 +5,13 @@
  * schedule runs it in AWS (`lib/lake.ts`); the local stack runs the same function on a timer.
  * A table that fails is logged and tried again by the next run.
  */
-import { DEFAULT_RESULTS_TTL_DAYS, expireResultTables, retentionMs, type ExpiryReport } from '#domain/runs/results-expiry';
-import { RESULTS_TTL_DAYS_ENV } from '#shared/env-names';
-import { positiveEnvNumber } from '#shared/env-number';
-import { catalog, lakeStorage, lakeWriter } from '#shared/container-lake';
-import { orgStore } from '#shared/container';
+import { config, resultsExpiryDeps } from '#composition/index';
+import { expireResultTables, retentionMs, type ExpiryReport } from '#domain/runs/results-expiry';
 import { logger } from '#shared/observability';
 
 /** Lambda entry point (EventBridge schedule); also called by the local stack's timer. */
 export const handler = async (): Promise<ExpiryReport> => {
-  const report = await expireResultTables({ orgs: orgStore(), catalog: catalog(), storage: lakeStorage(), writer: lakeWriter() }, new Date(), retentionMs(positiveEnvNumber(RESULTS_TTL_DAYS_ENV) ?? DEFAULT_RESULTS_TTL_DAYS));
+  const report = await expireResultTables(resultsExpiryDeps(), new Date(), retentionMs(config().resultsTtlDays));
   if (report.dropped.length > 0 || report.failed.length > 0) logger.info('results tables expired', { ...report });
   if (report.failed.length > 0) logger.warn('some results tables could not be expired; the next run tries again', { failed: report.failed });
   return report;

@@ -10,7 +10,7 @@
 import { ValidationError } from '#domain/errors';
 import { listEvents } from '#domain/lineage/list-events';
 import type { StoredLineageEvent } from '#domain/lineage/types';
-import { eventStore } from '#shared/container';
+import { platform } from '#composition/index';
 import { httpHandler, type TooLargeExplainer } from '#shared/middleware';
 
 /** The 400 for a page above the response limit, in the contract's terms: ask for fewer events. */
@@ -32,7 +32,7 @@ export const handler = httpHandler(
   'GetEvents',
   async ({ principal, query }) => ({
     statusCode: 200,
-    body: (await listEvents(eventStore(), principal.orgId, query)).events,
+    body: (await listEvents(platform().events, principal.orgId, query)).events,
   }),
   pageTooLarge,
 );

@@ -3,11 +3,11 @@
  * `GET /api/v1/tables?namespace=`: the caller's lake tables.
  */
 import { listTables } from '#domain/lake/tables';
-import { catalog } from '#shared/container-lake';
+import { lake } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
 export const handler = httpHandler('ListTables', async ({ principal, query }) => ({
   statusCode: 200,
-  body: await listTables(catalog(), principal.orgId, query.namespace === undefined || query.namespace === '' ? undefined : query.namespace),
+  body: await listTables(lake().catalog, principal.orgId, query.namespace === undefined || query.namespace === '' ? undefined : query.namespace),
 }));

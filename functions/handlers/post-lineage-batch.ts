@@ -7,7 +7,7 @@
  * `summary` (all counts) and `failed_events` (the first 100 refused elements).
  */
 import { ingestBatch, type BatchOutcome } from '#domain/lineage/ingest';
-import { eventStore } from '#shared/container';
+import { platform } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 import { jsonText } from '#shared/request';
 import { MAX_EVENT_BYTES } from './post-lineage.ts';
@@ -21,7 +21,7 @@ const statusOf = (outcome: BatchOutcome): number => {
 /** Lambda entry point. */
 export const handler = httpHandler('PostLineageBatch', async ({ event, principal }) => {
   const receivedAt = new Date();
-  const outcome = await ingestBatch(eventStore(), principal.orgId, jsonText(event, MAX_EVENT_BYTES), receivedAt);
+  const outcome = await ingestBatch(platform().events, principal.orgId, jsonText(event, MAX_EVENT_BYTES), receivedAt);
   const statusCode = statusOf(outcome);
   if (statusCode === 200) return { statusCode, body: outcome };
   const error =

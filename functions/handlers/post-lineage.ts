@@ -5,7 +5,7 @@
  * write; an invalid event is a 400 naming the field, a store outage a 503 (clients retry 5xx).
  */
 import { ingestEvent } from '#domain/lineage/ingest';
-import { eventStore } from '#shared/container';
+import { platform } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 import { jsonBody } from '#shared/request';
 
@@ -15,6 +15,6 @@ export const MAX_EVENT_BYTES = 10 * 1024 * 1024;
 /** Lambda entry point. */
 export const handler = httpHandler('PostLineage', async ({ event, principal }) => {
   const receivedAt = new Date();
-  await ingestEvent(eventStore(), principal.orgId, jsonBody(event, MAX_EVENT_BYTES), receivedAt);
+  await ingestEvent(platform().events, principal.orgId, jsonBody(event, MAX_EVENT_BYTES), receivedAt);
   return { statusCode: 200, body: { status: 200 } };
 });

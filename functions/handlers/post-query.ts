@@ -7,8 +7,7 @@
  */
 import { runRoutedQuery } from '#domain/query/routed-query';
 import { checkRoutedRequest } from '#domain/routing/request';
-import { warmQueryEngine } from '#shared/container-lake';
-import { routedQueryDeps } from '#shared/container-routed';
+import { routedQueryDeps, warmQueryEngine } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 import { jsonBody } from '#shared/request';
 import { parseRoutedQueryRequest } from '#shared/schemas/query';

@@ -8,14 +8,13 @@ import { abortBloomRun } from '#domain/bloom/runs';
 import { abortRun } from '#domain/runs/abort';
 import { getRun } from '#domain/runs/get';
 import { runView } from '#domain/runs/run';
-import { bloomRunDeps } from '#shared/container-bloom';
-import { runDeps, runStore } from '#shared/container-runs';
+import { bloomRunDeps, runDeps, spark } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
 export const handler = httpHandler('PostRunAbort', async ({ principal, pathParameters }) => {
   const runId = pathParameters.run_id ?? '';
   // A bloom run's statement is stopped by the bloom engine (Athena StopQueryExecution, Trino DELETE).
-  const bloom = (await getRun(runStore(), principal.orgId, runId)).engine === 'bloom';
+  const bloom = (await getRun(spark().runs, principal.orgId, runId)).engine === 'bloom';
   return { statusCode: 200, body: runView(await (bloom ? abortBloomRun(bloomRunDeps(), principal.orgId, runId) : abortRun(runDeps(), principal.orgId, runId))) };
 });

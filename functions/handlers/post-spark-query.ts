@@ -5,7 +5,7 @@
  * supervised `spark-submit`; in AWS an EMR Serverless job run.
  */
 import { submitSparkQuery } from '#domain/runs/submit';
-import { runDeps } from '#shared/container-runs';
+import { runDeps } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 import { jsonBody } from '#shared/request';
 import { parseSparkQueryRequest } from '#shared/schemas/query';

@@ -5,7 +5,7 @@
  * answering the contract's `PolarsResponse`; 4xx bodies are `{error, details}`.
  */
 import { runPolars } from '#domain/polars/index';
-import { polarsDeps, warmPolarsSandbox } from '#shared/container-polars';
+import { polarsDeps, warmPolarsSandbox } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 import { jsonBody } from '#shared/request';
 import { parsePolarsRequest } from '#shared/schemas/polars';

@@ -6,7 +6,7 @@
  * `x-lakeline-run-id` (the lineage run); `server-timing` has the time of each phase.
  */
 import { runLegacyQuery } from '#domain/query/legacy-query';
-import { legacyQueryDeps, warmQueryEngine } from '#shared/container-lake';
+import { legacyQueryDeps, warmQueryEngine } from '#composition/index';
 import { httpHandler } from '#shared/middleware';
 import { jsonBody } from '#shared/request';
 import { parseLegacyQueryRequest } from '#shared/schemas/query';

@@ -10,7 +10,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ExecutionError, ServiceUnavailableError, UnauthorizedError, type DomainError } from '#domain/errors';
 import { fromAuthorizerContext, isUndecided, type AuthorizerContext, type Principal } from '#domain/auth/principal';
-import { maxResponseBytesOf } from './config.ts';
+import { maxResponseBytesOf } from '#composition/config';
 import { errorResponse, type HttpResult } from './http-errors.ts';
 import { logger } from './observability.ts';
 import { header } from './request.ts';

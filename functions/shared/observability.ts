@@ -3,7 +3,7 @@
  * One structured logger for the service, created once. It writes JSON lines (CloudWatch parses
  * them) and never logs request headers or bodies, so credentials cannot leak into logs.
  */
-import { getConfig } from './config.ts';
+import { logLevelOf } from '#composition/config';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -19,12 +19,7 @@ const redact = (value: unknown, depth = 0): unknown => {
 };
 
 const write = (level: Level, message: string, fields?: Record<string, unknown>): void => {
-  let threshold: Level = 'info';
-  try {
-    threshold = getConfig().logLevel;
-  } catch {
-    // Configuration errors are reported by whoever reads config; logging must not throw.
-  }
+  const threshold = logLevelOf();
   if (ORDER[level] < ORDER[threshold]) return;
   const line = JSON.stringify({ level, message, service: 'lakeline', time: new Date().toISOString(), ...(redact(fields ?? {}) as object) });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);

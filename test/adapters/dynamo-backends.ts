@@ -7,8 +7,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { localTableName } from '#composition/config';
 import type { TableDefinition } from '#shared/table-definitions';
 import { awsClientConfig } from '../aws/emulator.ts';
 
@@ -35,6 +35,6 @@ export interface DynamoBackend {
  * with `AWS_ENDPOINT_URL` set.
  */
 export const openDynamoBackend = (name: DynamoBackendName): DynamoBackend => {
-  const client = name === 'dynalite' ? createDynamoClient({ profile: 'local', dynamodbEndpoint: inject('stack').dynamodbEndpoint }) : new DynamoDBClient({ ...awsClientConfig(inject('aws')), maxAttempts: 3 });
+  const client = name === 'dynalite' ? localDynamoClient(inject('stack').dynamodbEndpoint) : new DynamoDBClient({ ...awsClientConfig(inject('aws')), maxAttempts: 3 });
   return { name, client, doc: createDocumentClient(client), tableName: localTableName, close: () => client.destroy() };
 };

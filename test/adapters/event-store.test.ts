@@ -10,8 +10,8 @@ import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { prepareEvent, toPublicEvent } from '#domain/lineage/derive';
 import { parseListQuery } from '#domain/lineage/list-query';
 import type { EventListQuery, EventRecord } from '#domain/lineage/ports';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { localTableName } from '#composition/config';
 import { isTransientInfrastructureError } from '#shared/http-errors';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { example } from '../unit/domain/lineage/examples.ts';
@@ -228,7 +228,7 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
 
 describe('DynamoEventStore during a store outage', () => {
   // Nothing listens on port 9 (discard) on loopback here: every request is refused.
-  const deadClient = createDynamoClient({ profile: 'local', dynamodbEndpoint: 'http://127.0.0.1:9' });
+  const deadClient = localDynamoClient('http://127.0.0.1:9');
   const dead = new DynamoEventStore(createDocumentClient(deadClient), localTableName(EVENTS_TABLE), () => directoryBlobs().store);
   afterAll(() => deadClient.destroy());
 

@@ -15,8 +15,8 @@ import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { createTableInput } from '#adapters/dynamodb/table-admin';
 import { prepareEvent } from '#domain/lineage/derive';
 import { parseListQuery } from '#domain/lineage/list-query';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { localTableName } from '#composition/config';
 import { EVENTS_TABLE, type TableDefinition } from '#shared/table-definitions';
 import { startLocalDynamo } from '../../local/dynamo.ts';
 import { tempHome } from '../helpers/local-stack-process.ts';
@@ -43,7 +43,7 @@ describe('a local home made before the job index', () => {
     // Prepare: a store with the old table and 120 events of one org.
     const org = randomUUID();
     const first = await startLocalDynamo(home);
-    const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: first.endpoint });
+    const client = localDynamoClient(first.endpoint);
     const doc = createDocumentClient(client);
     await client.send(new DeleteTableCommand({ TableName: NAME }));
     await client.send(new CreateTableCommand(createTableInput(OLD_EVENTS, NAME)));
@@ -54,7 +54,7 @@ describe('a local home made before the job index', () => {
 
     // Act
     const second = await startLocalDynamo(home);
-    const after = createDynamoClient({ profile: 'local', dynamodbEndpoint: second.endpoint });
+    const after = localDynamoClient(second.endpoint);
     const afterDoc = createDocumentClient(after);
     const table = (await after.send(new DescribeTableCommand({ TableName: NAME }))).Table;
     const store = new DynamoEventStore(afterDoc, NAME, () => new DirectoryBlobStore(`${home}/blobs`));
@@ -77,7 +77,7 @@ describe('a local home made before the job index', () => {
     // Prepare: phase one done (a complete copy), then the crash dropped the table itself.
     const org = randomUUID();
     const first = await startLocalDynamo(home);
-    const client = createDynamoClient({ profile: 'local', dynamodbEndpoint: first.endpoint });
+    const client = localDynamoClient(first.endpoint);
     const doc = createDocumentClient(client);
     const copy = `${NAME}__migrating`;
     await client.send(new CreateTableCommand(createTableInput(EVENTS_TABLE, copy)));
@@ -88,7 +88,7 @@ describe('a local home made before the job index', () => {
 
     // Act
     const second = await startLocalDynamo(home);
-    const after = createDynamoClient({ profile: 'local', dynamodbEndpoint: second.endpoint });
+    const after = localDynamoClient(second.endpoint);
     const store = new DynamoEventStore(createDocumentClient(after), NAME, () => new DirectoryBlobStore(`${home}/blobs`));
     const listed = await store.list(org, parseListQuery({ start: '0', end: '4102444800', limit: '1000' }));
     const tables = await after.send(new DescribeTableCommand({ TableName: copy })).then(

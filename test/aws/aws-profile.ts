@@ -13,8 +13,8 @@ import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secre
 import type { APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import type { AuthorizerContext } from '#domain/auth/principal';
 import type { CreateOrgInput } from '#domain/orgs/manage';
-import { localTableName } from '#shared/config';
-import { BLOB_BUCKET_ENV, DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, LOG_LEVEL_ENV, SESSION_SECRET_ARN_ENV } from '#shared/env-names';
+import { localTableName } from '#composition/config';
+import { BLOB_BUCKET_ENV, DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, LOG_LEVEL_ENV, SESSION_SECRET_ARN_ENV } from '#composition/env-names';
 import type { ApiEvent } from '#shared/middleware';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { ALL_TABLES } from '#shared/table-definitions';

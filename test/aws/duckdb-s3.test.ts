@@ -7,7 +7,7 @@
  * and a query's DuckDB may read its own tables' files only.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { POLARS_DATA_ROLE_ENV } from '#shared/polars-env';
+import { POLARS_DATA_ROLE_ENV } from '#composition/env-names';
 import { tpchQueries } from '../../bench/tpch-queries.ts';
 import { warehouseApi, type QueryAnswerBody } from '../http/warehouse-api.ts';
 import { useAwsProfile, type AwsProfile } from './aws-profile.ts';
@@ -23,8 +23,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  const { queryEngine } = await import('#shared/container-lake');
-  await queryEngine().close();
+  const composition = await import('#composition/index');
+  await composition.lake().duckdb.close();
   lake.close();
 });
 
@@ -84,11 +84,8 @@ describe('DuckDB over S3 in the AWS profile', () => {
 
   it("Should read a table's planned files from its manifests on S3", async () => {
     // Prepare
-    const { DuckDBManifestReader } = await import('#adapters/duckdb/manifest-reader');
-    const { s3SecretStatements } = await import('#adapters/duckdb/s3-secret');
-    const { getConfig } = await import('#shared/config');
-    const config = getConfig();
-    const reader = new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir, extraExtensions: ['httpfs'], setupStatements: () => s3SecretStatements(config.awsEndpoints.s3) });
+    // The AWS profile's own manifest reader (DuckDB with httpfs and the function's S3 secret).
+    const reader = (await import('#composition/index')).lake().manifests;
     const table = await lake.catalog.loadTable(aws.orgId, { namespace: 'tpch', table: 'orders' });
     const metadata = JSON.parse(await lake.storage.readText(table?.metadataLocation as string)) as { 'current-snapshot-id': number; snapshots: { 'snapshot-id': number; 'manifest-list': string; summary: Record<string, string> }[] };
     const current = metadata.snapshots.find((s) => s['snapshot-id'] === metadata['current-snapshot-id']);
@@ -104,7 +101,8 @@ describe('DuckDB over S3 in the AWS profile', () => {
 
   it("Should let a query's DuckDB read its own tables' files on S3 and nothing else", async () => {
     // Prepare
-    const { queryEngine } = await import('#shared/container-lake');
+    const composition = await import('#composition/index');
+    const queryEngine = () => composition.lake().duckdb;
     const own = await lake.catalog.loadTable(aws.orgId, { namespace: 'tpch', table: 'nation' });
     const other = await lake.catalog.loadTable(aws.orgId, { namespace: 'tpch', table: 'customer' });
     const dirOf = (metadataLocation: string) => metadataLocation.replace(/\/metadata\/[^/]+$/, '');

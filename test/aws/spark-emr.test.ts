@@ -21,8 +21,8 @@ import {
   SPARK_JOB_PACKAGE_URI_ENV,
   SPARK_JOB_SCRIPT_URI_ENV,
   SPARK_RUNS_URI_ENV,
-} from '#shared/env-names';
-import { POLARS_DATA_ROLE_ENV } from '#shared/polars-env';
+} from '#composition/env-names';
+import { POLARS_DATA_ROLE_ENV } from '#composition/env-names';
 import { DEFAULT_RELEASE_LABEL } from '../../lib/spark.ts';
 import { useAwsProfile, type AwsProfile } from './aws-profile.ts';
 import { createEmulatedLake, type EmulatedLake } from './emulated-lake.ts';
@@ -67,8 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  const { queryEngine } = await import('#shared/container-lake');
-  await queryEngine().close();
+  await (await import('#composition/index')).lake().duckdb.close();
   emr.destroy();
   lake.close();
   rmSync(scratch, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTables } from '#adapters/dynamodb/table-admin';
-import { localTableName } from '#shared/config';
+import { localTableName } from '#composition/config';
 import { ALL_TABLES } from '#shared/table-definitions';
 import { awsClientConfig, type AwsEmulatorInfo } from './emulator.ts';
 

@@ -9,7 +9,7 @@
 import { Stack } from 'aws-cdk-lib';
 import type { Template as TemplateType } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#shared/env-names';
+import { DUCKDB_EXTENSION_DIR_ENV, LAKE_WRITER_FUNCTION_ENV, PROFILE_ENV, WAREHOUSE_URI_ENV } from '#composition/env-names';
 import { ROUTES } from '#shared/routes';
 import { ORGS_TABLE } from '#shared/table-definitions';
 import { LAYER_EXTENSION_DIR } from '../../lib/lake.ts';

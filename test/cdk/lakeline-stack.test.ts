@@ -12,7 +12,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#shared/env-names';
+import { BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#composition/env-names';
 import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import { ALL_TABLES, KEYS_TABLE, ORGS_TABLE, type TableAccess, type TableDefinition } from '#shared/table-definitions';
 import { LakelineStack } from '../../lib/lakeline-stack.ts';

@@ -8,7 +8,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { polarsQueueEnv } from '#shared/polars-fargate-env';
+import { polarsQueueEnv } from '#composition/env-names';
 import { ROUTES } from '#shared/routes';
 import type { LakelineStack } from '../../lib/lakeline-stack.ts';
 import { logicalIdOf, propertiesOf, synthLakeline } from './synth.ts';

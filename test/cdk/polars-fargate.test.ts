@@ -25,7 +25,7 @@ import {
   POLARS_TASK_QUEUE_URL_ENV,
   POLARS_TASK_SANDBOX_UID_ENV,
   polarsQueueEnv,
-} from '#shared/polars-fargate-env';
+} from '#composition/env-names';
 import { acknowledge } from '../../lib/nag.ts';
 import { FARGATE_TIERS, LakelinePolarsFargate, type LakelinePolarsFargateProps } from '../../lib/polars-fargate.ts';
 import { REPO_ROOT } from '../../lib/service-function.ts';

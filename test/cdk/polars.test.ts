@@ -15,7 +15,7 @@ import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POLARS_DATA_ROLE_ENV, POLARS_STAGING_URI_ENV, polarsFunctionEnv } from '#shared/polars-env';
+import { POLARS_DATA_ROLE_ENV, POLARS_STAGING_URI_ENV, polarsFunctionEnv } from '#composition/env-names';
 import { ROUTES } from '#shared/routes';
 import type { LakelineStack } from '../../lib/lakeline-stack.ts';
 import { LAMBDA_TIERS, VPC_ACCESS_ACTIONS } from '../../lib/polars.ts';

@@ -7,7 +7,7 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '#domain/auth/api-key';
 import { UNAVAILABLE_CONTEXT } from '#domain/auth/principal';
-import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
+import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { authorizerEvent } from '../helpers/events.ts';
 import { tempHome } from '../helpers/local-stack-process.ts';

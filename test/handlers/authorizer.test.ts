@@ -8,7 +8,7 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateApiKey } from '#domain/auth/api-key';
 import { createSessionToken, SESSION_COOKIE } from '#domain/auth/session';
-import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
+import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { authorizerEvent } from '../helpers/events.ts';
 import { orgWithKey, storesAt, type LocalStores } from '../helpers/stores.ts';

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi, type MockInstance } from 'vitest';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { UNAVAILABLE_CONTEXT } from '#domain/auth/principal';
-import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#shared/env-names';
+import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { apiEvent, lambdaContext, parseResult } from '../helpers/events.ts';
 

@@ -9,8 +9,8 @@ import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { createKey, createOrg, type CreateOrgInput } from '#domain/orgs/manage';
 import type { Org } from '#domain/orgs/org';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createDynamoClient } from '#shared/clients';
-import { localTableName } from '#shared/config';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { localTableName } from '#composition/config';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 
 /** Stores on one local DynamoDB endpoint. */
@@ -30,7 +30,7 @@ export const storesOn = (backend: { readonly doc: DynamoDBDocumentClient; close(
 
 /** Opens the stores of a local stack's DynamoDB. */
 export const storesAt = (dynamodbEndpoint: string): LocalStores => {
-  const client = createDynamoClient({ profile: 'local', dynamodbEndpoint });
+  const client = localDynamoClient(dynamodbEndpoint);
   return storesOn({ doc: createDocumentClient(client), close: () => client.destroy() });
 };
 

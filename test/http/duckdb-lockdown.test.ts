@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { defaultHost, DuckDBQueryEngine, type LockedSandbox } from '#adapters/duckdb/engine';
+import { hostCapacity, DuckDBQueryEngine, type LockedSandbox } from '#adapters/duckdb/engine';
 import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
 import type { EngineTable } from '#domain/query/engine';
@@ -92,7 +92,7 @@ describe('the locked sandbox', () => {
 
   it("Should size DuckDB from the sandbox: one thread per vCPU (up to the host's cores) and the sandbox's memory", async () => {
     // Prepare
-    const expected = engineSizing(sandboxOf(2), defaultHost());
+    const expected = engineSizing(sandboxOf(2), hostCapacity());
     // Act
     const [settings] = await inSandbox(async ({ connection }) =>
       (

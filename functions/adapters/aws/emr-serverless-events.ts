@@ -7,6 +7,7 @@
 import { GetJobRunCommand, type EMRServerlessClient, type JobRun } from '@aws-sdk/client-emr-serverless';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { outcomeFromResult } from '#domain/runs/job-result';
+import type { RunStateReport, RunStateReports } from '#domain/runs/ports';
 import type { RunOutcome } from '#domain/runs/run';
 import { parseS3Uri, RESULT_URI_TAG, RUN_ID_TAG } from './emr-serverless.ts';
 
@@ -44,12 +45,22 @@ const vcpuSecondsOf = (run: JobRun): number | undefined => {
   return hours === undefined ? undefined : Math.round(hours * 3600 * 1000) / 1000;
 };
 
-/** Reads EMR job runs and the results their jobs wrote. */
-export class EmrRunObserver {
+/** Reads EMR job runs and the results their jobs wrote: the state reports of the deployment's EMR application. */
+export class EmrRunObserver implements RunStateReports {
   constructor(
     private readonly emr: EMRServerlessClient,
     private readonly s3: S3Client,
+    /** The deployment's application: events about any other application's job runs are not ours. */
+    private readonly applicationId: string,
   ) {}
+
+  /** The report a state-change event carries about one of the application's runs. */
+  async read(event: unknown): Promise<RunStateReport | undefined> {
+    const change = parseStateChange(event);
+    if (!change || change.applicationId !== this.applicationId) return undefined;
+    const observed = await this.observe(change);
+    return observed && { ...observed, running: change.state === 'RUNNING' };
+  }
 
   /** The run behind a job run and, when it has ended, its outcome. Undefined for job runs lakeline did not start. */
   async observe(change: JobRunStateChange): Promise<ObservedRun | undefined> {

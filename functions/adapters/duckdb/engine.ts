@@ -55,14 +55,14 @@ const INTERNAL_FAILURE = /^(INTERNAL|FATAL) Error|^IO Error/;
 /** The caller-facing text of a DuckDB error: its message without the native stack trace. */
 export const duckdbMessage = (err: unknown): string => String((err as Error)?.message ?? err).split(/\n\s*Stack Trace:/)[0]?.trim() ?? '';
 
-/** The memory a process may use: the Lambda function's size there, the machine's memory here. */
-export const defaultHost = (): HostCapacity => {
-  const lambdaMb = Number(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
-  return {
-    cpus: os.availableParallelism(),
-    memoryBytes: Number.isFinite(lambdaMb) && lambdaMb > 0 ? lambdaMb * 1024 * 1024 : os.totalmem(),
-  };
-};
+/**
+ * What the engine may use: the machine's cores, and the given memory (a Lambda function's size,
+ * from configuration) or else the machine's.
+ */
+export const hostCapacity = (memoryMb?: number): HostCapacity => ({
+  cpus: os.availableParallelism(),
+  memoryBytes: memoryMb === undefined ? os.totalmem() : memoryMb * 1024 * 1024,
+});
 
 /** DuckDB behind the {@link QueryEngine} port. */
 export class DuckDBQueryEngine implements QueryEngine {
@@ -74,7 +74,7 @@ export class DuckDBQueryEngine implements QueryEngine {
 
   constructor(private readonly options: DuckDBEngineOptions) {
     this.pool = new InstancePool(options.extensionDir, ['avro', 'iceberg', ...(options.extraExtensions ?? [])]);
-    this.host = options.host ?? defaultHost();
+    this.host = options.host ?? hostCapacity();
     this.reusable = new SandboxCache(options.reuse?.capacity ?? 32, options.reuse?.idleMs ?? 60_000);
   }
 

@@ -70,3 +70,18 @@ export type OutcomeListener = (runId: string, outcome: RunOutcome) => Promise<vo
 
 /** Receives the start of a queued run from engines that queue runs themselves (the local one). */
 export type StartListener = (runId: string, handle: EngineHandle) => Promise<void>;
+
+/** What a platform reported about one of the deployment's runs: it is running, or it ended. */
+export interface RunStateReport {
+  readonly runId: string;
+  /** The platform started it (a QUEUED run becomes RUNNING). */
+  readonly running: boolean;
+  /** Set once it ended. */
+  readonly outcome?: RunOutcome;
+}
+
+/** Port: the state changes a platform reports on its own (EMR Serverless through EventBridge). */
+export interface RunStateReports {
+  /** The report an event carries; undefined for an event about anything but a run of this deployment. */
+  read(event: unknown): Promise<RunStateReport | undefined>;
+}

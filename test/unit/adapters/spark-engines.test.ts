@@ -184,7 +184,7 @@ describe('EMR job run state changes', () => {
     s3.on(GetObjectCommand).resolves(body(JSON.stringify({ ok: true, rows_written: 5, bytes_written: 70, files_written: 1, session_ready_at: 2000, finished_at: 3000, spark_version: '3.5.6' })));
 
     // Act
-    const observed = await new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' })).observe(parseStateChange(event('SUCCESS'))!);
+    const observed = await new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' }), 'app123').observe(parseStateChange(event('SUCCESS'))!);
 
     // Assess
     expect(observed).toEqual({
@@ -195,7 +195,7 @@ describe('EMR job run state changes', () => {
 
   it('Should fail with Spark\'s error from the result, else EMR\'s state details; cancelled is ABORT', async () => {
     // Prepare
-    const observer = new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' }));
+    const observer = new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' }), 'app123');
     emr.on(GetJobRunCommand).resolvesOnce(jobRun('FAILED', 'Job failed')).resolvesOnce(jobRun('FAILED', 'Job failed')).resolvesOnce(jobRun('CANCELLED', 'cancelled by user'));
     s3.on(GetObjectCommand)
       .resolvesOnce(body(JSON.stringify({ ok: false, error: '[UNRESOLVED_COLUMN] x' })))
@@ -218,9 +218,25 @@ describe('EMR job run state changes', () => {
     emr.on(GetJobRunCommand).resolves(jobRun('RUNNING'));
 
     // Act
-    const observed = await new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' })).observe(parseStateChange(event('RUNNING'))!);
+    const observed = await new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' }), 'app123').observe(parseStateChange(event('RUNNING'))!);
 
     // Assess
     expect(observed).toEqual({ runId: 'run-1' });
+  });
+
+  it("Should read only its own application's events, reporting a started run as running", async () => {
+    // Prepare
+    emr.on(GetJobRunCommand).resolves(jobRun('RUNNING'));
+    const observer = new EmrRunObserver(new EMRServerlessClient({ region: 'eu-west-1' }), new S3Client({ region: 'eu-west-1' }), 'app123');
+    const foreign = { ...event('RUNNING'), detail: { ...event('RUNNING').detail, applicationId: 'someone-else' } };
+
+    // Act
+    const [own, other, unrelated] = await Promise.all([observer.read(event('RUNNING')), observer.read(foreign), observer.read({ source: 'aws.s3' })]);
+
+    // Assess
+    expect(own).toEqual({ runId: 'run-1', running: true });
+    expect(other).toBeUndefined();
+    expect(unrelated).toBeUndefined();
+    expect(emr.commandCalls(GetJobRunCommand)).toHaveLength(1);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * @module clients
- * AWS SDK clients, built once per process from configuration. Locally the DynamoDB client points
- * at dynalite with dummy credentials; everything else about it is the same code path.
+ * @module dynamodb/clients
+ * The DynamoDB clients the stores run on: DynamoDB itself in AWS, the local DynamoDB (dynalite) at
+ * an endpoint locally (dummy credentials, a bounded wait), and the document client with the
+ * marshalling options every store relies on.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Agent } from 'node:http';
-import type { Config } from './config.ts';
 
 /**
  * Locally, how long the store may stay silent on one request before it is abandoned (and retried,
@@ -18,20 +18,19 @@ import type { Config } from './config.ts';
  */
 const LOCAL_STORE_REQUEST_TIMEOUT_MS = 3_000;
 
-/** Builds the low-level DynamoDB client for a profile. */
-export const createDynamoClient = (config: Pick<Config, 'profile' | 'dynamodbEndpoint'>): DynamoDBClient => {
-  if (config.profile === 'local') {
-    return new DynamoDBClient({
-      endpoint: config.dynamodbEndpoint,
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      // Keep-alive and a deep socket pool: the local store is on loopback and ingestion is concurrent.
-      requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true, maxSockets: 64 }), requestTimeout: LOCAL_STORE_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true }),
-      maxAttempts: 3,
-    });
-  }
-  return new DynamoDBClient({ maxAttempts: 3 });
-};
+/** DynamoDB of the function's region, with the function's role. */
+export const awsDynamoClient = (): DynamoDBClient => new DynamoDBClient({ maxAttempts: 3 });
+
+/** The local DynamoDB API at `endpoint`. */
+export const localDynamoClient = (endpoint: string): DynamoDBClient =>
+  new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // Keep-alive and a deep socket pool: the local store is on loopback and ingestion is concurrent.
+    requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true, maxSockets: 64 }), requestTimeout: LOCAL_STORE_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true }),
+    maxAttempts: 3,
+  });
 
 /** Wraps a client in the document client with the marshalling options the stores rely on. */
 export const createDocumentClient = (client: DynamoDBClient): DynamoDBDocumentClient =>

@@ -3,8 +3,8 @@
  * at load so a typo fails the cold start instead of silently keeping the default.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '#shared/config';
-import { AUTH_CACHE_TTL_ENV, DYNAMODB_ENDPOINT_ENV, PROFILE_ENV } from '#shared/env-names';
+import { loadConfig } from '#composition/config';
+import { AUTH_CACHE_TTL_ENV, DYNAMODB_ENDPOINT_ENV, PROFILE_ENV } from '#composition/env-names';
 
 const local = { [PROFILE_ENV]: 'local', [DYNAMODB_ENDPOINT_ENV]: 'http://127.0.0.1:1' };
 

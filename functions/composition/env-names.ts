@@ -1,7 +1,8 @@
 /**
  * @module env-names
- * Environment variable names shared by the CDK constructs (`lib/`) and the runtime config
- * (`functions/shared/config.ts`), so the two can never drift apart.
+ * Every environment variable of the service, by name: read in one place (`config.ts`), set by the
+ * CDK constructs (`lib/`) and the local stack, so the readers and the writers cannot drift apart.
+ * Grouped by what they configure; each says which profile reads it.
  */
 
 /** `aws` or `local`: which adapters the composition root builds. */
@@ -66,3 +67,53 @@ export const RESULTS_TTL_DAYS_ENV = 'LAKELINE_RESULTS_TTL_DAYS';
  */
 export const AWS_ENDPOINT_URL_ENV = 'AWS_ENDPOINT_URL';
 export const AWS_ENDPOINT_URL_S3_ENV = 'AWS_ENDPOINT_URL_S3';
+/** AWS: the function's memory in MB, set by Lambda itself; it bounds DuckDB's memory. */
+export const LAMBDA_MEMORY_ENV = 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE';
+
+// Bloom (distributed SQL: Athena in AWS, Trino locally).
+
+/** Local: `0` turns bloom off; `eager` starts its Trino server with the stack; unset: started on the first bloom statement. */
+export const BLOOM_ENV = 'LAKELINE_BLOOM';
+/** The Athena workgroup of bloom (AWS; set by `lib/bloom.ts`). */
+export const BLOOM_WORKGROUP_ENV = 'LAKELINE_BLOOM_WORKGROUP';
+/** The local Trino install (default `.lakeline/trino/trino-server-<TRINO_VERSION>`). */
+export const TRINO_HOME_ENV = 'LAKELINE_TRINO_HOME';
+/** Heap of the local Trino server in MB (default 2048). */
+export const TRINO_HEAP_ENV = 'LAKELINE_TRINO_HEAP_MB';
+/** Local: the JDK (24+) the Trino server runs on (default: JAVA_HOME when recent enough, else the newest under `/usr/lib/jvm`). */
+export const TRINO_JAVA_HOME_ENV = 'LAKELINE_TRINO_JAVA_HOME';
+
+// polars sandboxes (Lambda tiers 2 and 4 vCPUs, Fargate tiers 8 and 16; bubblewrap workers locally).
+
+/** Local: wall-clock limit of one polars run, in seconds (default 1700). */
+export const POLARS_TIMEOUT_ENV = 'LAKELINE_POLARS_TIMEOUT_S';
+/** Local: most warm sandbox workers at once (default: the host's cores, 1 to 4). */
+export const POLARS_WORKERS_ENV = 'LAKELINE_POLARS_WORKERS';
+/** AWS: name of the sandbox Lambda of a tier: `LAKELINE_POLARS_FUNCTION_2`, `_4`. */
+export const polarsFunctionEnv = (vcpus: number): string => `LAKELINE_POLARS_FUNCTION_${vcpus}`;
+/** AWS: ARN of the sandbox data role the polars routes assume per run (scoped by a session policy). */
+export const POLARS_DATA_ROLE_ENV = 'LAKELINE_POLARS_DATA_ROLE_ARN';
+/**
+ * AWS: `s3://<warehouse bucket>/polars-staging`, where destination runs stage their result; set on
+ * the polars routes and on the lake writer, which reads staged results only below it.
+ */
+export const POLARS_STAGING_URI_ENV = 'LAKELINE_POLARS_STAGING_URI';
+
+/** The polars tiers that run on ECS Fargate when provisioned (Fargate's largest task has 16 vCPUs). */
+export const POLARS_FARGATE_TIERS = [8, 16] as const;
+
+/** Caller: URL of the queue of a Fargate tier: `LAKELINE_POLARS_QUEUE_8`, `_16`. Unset: tier not offered. */
+export const polarsQueueEnv = (vcpus: number): string => `LAKELINE_POLARS_QUEUE_${vcpus}`;
+/** Caller and task: the bucket holding requests too large for a message and every answer. */
+export const POLARS_RESULTS_BUCKET_ENV = 'LAKELINE_POLARS_RESULTS_BUCKET';
+/** Caller and task: the key prefix (no trailing slash) of those objects: `<prefix>/<request id>/…`. */
+export const POLARS_RESULTS_PREFIX_ENV = 'LAKELINE_POLARS_RESULTS_PREFIX';
+
+/** Task: the URL of the one queue the task serves. */
+export const POLARS_TASK_QUEUE_URL_ENV = 'LAKELINE_POLARS_QUEUE_URL';
+/** Task: longest run it accepts, in seconds (the queue's visibility timeout covers it). */
+export const POLARS_TASK_MAX_RUN_ENV = 'LAKELINE_POLARS_MAX_RUN_S';
+/** Task: memory of the task in MB; the runner hands it to the Lambda handler's memory limit. */
+export const POLARS_TASK_MEMORY_ENV = 'LAKELINE_POLARS_MEMORY_MB';
+/** Task: the unprivileged uid the sandbox worker runs as (the runner keeps the task role to itself). */
+export const POLARS_TASK_SANDBOX_UID_ENV = 'LAKELINE_SANDBOX_UID';

@@ -1,0 +1,95 @@
+/**
+ * @module composition
+ * The composition root handlers ask for their ports and use cases. It reads the configuration
+ * once per cold start and picks the profile's root (`aws.ts` or `local.ts`): the only place in
+ * `functions/` that looks at the profile. Everything is built on first use and never twice; each
+ * export is its own lazily built value, so a Lambda bundle keeps only the roots' builders that its
+ * handler reaches (the `@__PURE__` marks let esbuild drop the rest).
+ */
+import type { Authorizer } from '#domain/auth/authorize';
+import type { BloomRunDeps } from '#domain/bloom/runs';
+import type { PolarsDeps } from '#domain/polars/index';
+import type { LegacyQueryDeps } from '#domain/query/legacy-query';
+import type { RoutedQueryDeps } from '#domain/query/routed-query';
+import type { RunDeps } from '#domain/runs/deps';
+import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
+import * as aws from './aws.ts';
+import { logger } from '#shared/observability';
+import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
+import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
+import * as local from './local.ts';
+import type { AwsRoot, BloomPorts, LakePorts, LocalRoot, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
+import { authorizerOf, bloomRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
+
+// Compile-time only: each profile's module exports a builder for every group.
+type Satisfies<T, _U extends T> = true;
+export type RootsAreComplete = [Satisfies<AwsRoot, typeof aws>, Satisfies<LocalRoot, typeof local>];
+
+/** The configuration of this process, read from its environment on first use. */
+export const config = /* @__PURE__ */ lazily((): Config => loadConfig(process.env));
+
+/** Builds a group with the builder of the profile this process runs. */
+const byProfile =
+  <T>(forAws: (c: AwsConfig) => T, forLocal: (c: LocalConfig) => T) =>
+  (): T => {
+    const current = config();
+    return current.profile === 'aws' ? forAws(current) : forLocal(current);
+  };
+
+/** Orgs, keys, sessions, lineage events. */
+export const platform = /* @__PURE__ */ lazily((): PlatformPorts => byProfile(aws.platform, local.platform)());
+/** The Iceberg lake and DuckDB. */
+export const lake = /* @__PURE__ */ lazily((): LakePorts => byProfile(aws.lake, local.lake)());
+/** The run store and the Spark engine (whose local runs report into the run use cases). */
+export const spark = /* @__PURE__ */ lazily((): SparkPorts =>
+  byProfile(
+    (c) => aws.spark(c, sparkHooksOf(runDeps)),
+    (c) => local.spark(c, sparkHooksOf(runDeps)),
+  )(),
+);
+/** The polars sandbox. */
+export const polars = /* @__PURE__ */ lazily((): PolarsPorts => byProfile(aws.polars, local.polars)());
+/** bloom, the distributed SQL engine. */
+export const bloom = /* @__PURE__ */ lazily((): BloomPorts => byProfile(aws.bloom, local.bloom)());
+
+// Each use case is handed only the groups it reads, so its handler's bundle carries only those.
+
+/** The authorizer use case (a failed secret read is tried again by the next request). */
+export const authorizer = /* @__PURE__ */ lazilyUntilFailed((): Promise<Authorizer> => authorizerOf({ config, platform }));
+/** The run use cases. */
+export const runDeps = /* @__PURE__ */ lazily((): RunDeps => runDepsOf({ platform, lake, spark }));
+/** Bloom runs. */
+export const bloomRunDeps = /* @__PURE__ */ lazily((): BloomRunDeps => bloomRunDepsOf({ platform, lake, spark, bloom }));
+/** The legacy warehouse query. */
+export const legacyQueryDeps = /* @__PURE__ */ lazily((): LegacyQueryDeps => legacyQueryDepsOf({ platform, lake }));
+/** The routed query. */
+export const routedQueryDeps = /* @__PURE__ */ lazily((): RoutedQueryDeps => routedQueryDepsOf({ config, platform, lake, spark, polars, bloom }));
+/** The polars endpoint. */
+export const polarsDeps = /* @__PURE__ */ lazily((): PolarsDeps => polarsDepsOf({ platform, lake, polars }));
+/** The results-table expiry. */
+export const resultsExpiryDeps = /* @__PURE__ */ lazily((): ResultsExpiryDeps => resultsExpiryDepsOf({ platform, lake }));
+
+/** Starts preparing DuckDB's first instance during a cold start (query handlers call it at init). */
+export const warmQueryEngine = (): void => {
+  try {
+    lake().duckdb.warm();
+  } catch (err) {
+    // A misconfiguration surfaces on the first request, with the request's error handling.
+    logger.warn('query engine not warmed', { error: err });
+  }
+};
+
+/** Starts the first polars sandbox worker during a cold start (local); errors surface on the first request. */
+export const warmPolarsSandbox = (): void => {
+  try {
+    polars().sandbox.warm?.();
+  } catch {
+    // As above: the first request reports it.
+  }
+};
+
+/**
+ * Forgets the configuration and everything built from it: the local stack calls this after it
+ * sets the environment of a (re)started stack in the same process.
+ */
+export const reconfigure = (): void => forgetBuilt();

@@ -1,0 +1,153 @@
+/**
+ * @module local
+ * The local profile's wiring, top to bottom: the same DynamoDB adapters on the local DynamoDB
+ * (dynalite), event bodies in `<home>/blobs`, the SQLite Iceberg catalog and the warehouse
+ * directory, the lake writer as a subprocess, DuckDB, Spark as supervised `spark-submit`
+ * processes, polars in bubblewrap-confined workers, and bloom on a Trino server of its own
+ * (started on first use).
+ */
+import path from 'node:path';
+import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
+import { DuckDBQueryEngine } from '#adapters/duckdb/engine';
+import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
+import { TempDirectoryScratch } from '#adapters/duckdb/result-scratch';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
+import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
+import { DynamoRunStore } from '#adapters/dynamodb/run-store';
+import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
+import { BwrapPolarsPool } from '#adapters/local/polars-pool';
+import { LocalSparkEngine } from '#adapters/local/spark-submit';
+import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
+import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
+import { TrinoBloomEngine } from '#adapters/trino/bloom-engine';
+import { findTrinoJava } from '#adapters/trino/java';
+import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
+import { ServiceUnavailableError } from '#domain/errors';
+import { EventStoreLineageSink } from '#domain/lineage-capture/index';
+import { logger } from '#shared/observability';
+import { EVENTS_TABLE, KEYS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';
+import { SESSION_SECRET_ENV } from './env-names.ts';
+import { builtOnFirstUse, lazily } from './lazy.ts';
+import type { BloomAvailability, BloomPorts, LakePorts, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+
+/** One document client per local store endpoint, shared by the groups. */
+const documentsAt = /* @__PURE__ */ lazily(() => new Map<string, ReturnType<typeof createDocumentClient>>());
+const documents = (config: LocalConfig) => {
+  const clients = documentsAt();
+  let client = clients.get(config.dynamodbEndpoint);
+  if (!client) clients.set(config.dynamodbEndpoint, (client = createDocumentClient(localDynamoClient(config.dynamodbEndpoint))));
+  return client;
+};
+
+/** Orgs, keys, sessions and events on the local DynamoDB; large event bodies in `<home>/blobs`. */
+export const platform = (config: LocalConfig): PlatformPorts => {
+  const events = lazily(() => new DynamoEventStore(documents(config), tableName(config, EVENTS_TABLE), () => new DirectoryBlobStore(path.join(config.home, 'blobs'))));
+  return builtOnFirstUse<PlatformPorts>({
+    orgs: () => new DynamoOrgStore(documents(config), tableName(config, ORGS_TABLE)),
+    keys: () => new DynamoKeyStore(documents(config), tableName(config, KEYS_TABLE)),
+    events,
+    lineage: () => new EventStoreLineageSink(events()),
+    sessionSecret: () => async () => {
+      if (!config.sessionSecret) throw new Error(`configuration: ${SESSION_SECRET_ENV} is not set (the local stack sets it)`);
+      return config.sessionSecret;
+    },
+  });
+};
+
+/** The SQLite catalog, the warehouse directory, the lake writer subprocess and DuckDB. */
+export const lake = (config: LocalConfig): LakePorts =>
+  builtOnFirstUse<LakePorts>({
+    catalog: () => new SqliteCatalog(config.lake.catalogFile, config.lake.duckdbExtensionDir),
+    storage: () => new FsLakeStorage(),
+    writer: () => new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home),
+    hasWriter: () => true,
+    duckdb: () => new DuckDBQueryEngine({ extensionDir: config.lake.duckdbExtensionDir }),
+    manifests: () => new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir }),
+    // The lake writer runs on this machine and reads autosave's staged files from a temporary directory.
+    scratch: () => new TempDirectoryScratch(),
+    catalogKind: () => 'jdbc',
+  });
+
+/**
+ * Runs on the local DynamoDB; Spark as `spark-submit` processes the engine supervises itself,
+ * reporting starts and ends straight into the run use cases (`hooks`). Usage is the wall clock.
+ */
+export const spark = (config: LocalConfig, hooks: SparkHooks): SparkPorts =>
+  builtOnFirstUse<SparkPorts>({
+    runs: () => new DynamoRunStore(documents(config), tableName(config, RUNS_TABLE)),
+    engine: () => {
+      try {
+        return new LocalSparkEngine({
+          home: config.home,
+          catalogFile: config.lake.catalogFile,
+          warehouse: config.lake.warehouse,
+          pythonBin: config.lake.pythonBin,
+          repoRoot: REPO_ROOT,
+          ...config.spark,
+          onOutcome: hooks.onOutcome,
+          onStarted: hooks.onStarted,
+          log: (message, fields) => logger.warn(message, fields),
+        });
+      } catch (err) {
+        // pyspark or the jars are missing: the caller can do nothing about it, but may retry later.
+        throw new ServiceUnavailableError(`Managed Spark is not available on this machine: ${(err as Error).message}`, { cause: err });
+      }
+    },
+    meteredByPlatform: () => false,
+    stateReports: () => undefined,
+  });
+
+/** Warm bubblewrap-confined polars workers. */
+export const polars = (config: LocalConfig): PolarsPorts =>
+  builtOnFirstUse<PolarsPorts>({
+    sandbox: () =>
+      new BwrapPolarsPool({
+        pythonBin: config.lake.pythonBin,
+        codeDir: path.join(REPO_ROOT, 'functions', 'polars'),
+        warehouse: config.lake.warehouse,
+        stateDir: path.join(config.home, 'polars'),
+        ...config.polars,
+      }),
+  });
+
+/** Whether the local bloom engine can run here, and if not, why. */
+const bloomAvailability = (config: LocalConfig): BloomAvailability => {
+  if (config.bloom.mode === 'off') return { configured: false, why: 'LAKELINE_BLOOM=0 turned it off' };
+  if (!trinoInstalled(config.bloom.trinoHome)) return { configured: false, why: `Trino is not installed at ${config.bloom.trinoHome} (run node scripts/setup.mjs)` };
+  if (!findTrinoJava(config.bloom.javaSearch)) return { configured: false, why: 'no JDK 24 or newer was found for Trino (set LAKELINE_TRINO_JAVA_HOME)' };
+  return { configured: true };
+};
+
+/** bloom on a local Trino server: started on the first bloom statement (or with the stack when eager), again if it died. */
+export const bloom = (config: LocalConfig): BloomPorts => {
+  let server: Promise<LocalTrinoServer> | undefined;
+  const running = async (): Promise<LocalTrinoServer> => {
+    const current = server ? await server.catch(() => undefined) : undefined;
+    if (current?.running) return current;
+    server = LocalTrinoServer.start({
+      installDir: config.bloom.trinoHome,
+      javaHome: findTrinoJava(config.bloom.javaSearch) as string,
+      stateDir: path.join(config.home, 'trino'),
+      heapMb: config.bloom.heapMb,
+    });
+    return server;
+  };
+  const availability = lazily(() => bloomAvailability(config));
+  return builtOnFirstUse<BloomPorts>({
+    availability,
+    engine: () => new TrinoBloomEngine(running, { catalogFile: config.lake.catalogFile, warehouse: config.lake.warehouse }, TRINO_VERSION),
+    // Members that are functions: each builder returns the function.
+    warm: () => () => {
+      // A server that fails to start is reported to the first bloom statement.
+      if (config.bloom.mode === 'eager' && availability().configured) void running().catch(() => undefined);
+    },
+    stop: () => async () => {
+      const started = server;
+      server = undefined;
+      await (await started?.catch(() => undefined))?.stop();
+    },
+  });
+};

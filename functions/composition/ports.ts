@@ -1,0 +1,107 @@
+/**
+ * @module ports
+ * Every port the service's use cases are given, grouped by what they serve. A profile's root
+ * (`aws.ts`, `local.ts`) builds each group from its adapters; `index.ts` picks the profile. The
+ * groups are separate so each Lambda bundles only the adapters of the groups its handler reads (a
+ * listing function carries no Glue, EMR or SQL parser), and every member is built on first use.
+ */
+import type { DuckDBQueryEngine } from '#adapters/duckdb/engine';
+import type { BloomEngine } from '#domain/bloom/engine';
+import type { Catalog, LakeStorage, LakeWriter } from '#domain/lake/catalog';
+import type { EventStore } from '#domain/lineage/ports';
+import type { CatalogKind, LineageSink } from '#domain/lineage-capture/index';
+import type { KeyStore, OrgStore } from '#domain/orgs/org';
+import type { PolarsSandbox } from '#domain/polars/sandbox';
+import type { ScratchSpace } from '#domain/query/legacy-query';
+import type { ManifestReader } from '#domain/routing/partition-pruning';
+import type { OutcomeListener, RunStateReports, RunStore, SparkEngine, StartListener } from '#domain/runs/ports';
+import type { AwsConfig, LocalConfig } from './config.ts';
+
+/** Orgs, keys, sessions and lineage events: what every authenticated endpoint stands on. */
+export interface PlatformPorts {
+  readonly orgs: OrgStore;
+  readonly keys: KeyStore;
+  readonly events: EventStore;
+  /** Lineage lakeline records for its own queries: the org's own event store. */
+  readonly lineage: LineageSink;
+  /** The key that signs session cookies (Secrets Manager in AWS, read once; the local stack's own). */
+  sessionSecret(): Promise<string>;
+}
+
+/** The Iceberg lake: catalog, table files, the lake writer and the in-process DuckDB. */
+export interface LakePorts {
+  readonly catalog: Catalog;
+  readonly storage: LakeStorage;
+  /** The lake writer (pyiceberg); reading it where none is bound to the function throws, naming the setting. */
+  readonly writer: LakeWriter;
+  /** Whether a lake writer is bound to this function (the polars endpoint refuses `destination` without one). */
+  readonly hasWriter: boolean;
+  readonly duckdb: DuckDBQueryEngine;
+  /** Reads manifests for the planned-files estimate of the routed endpoint. */
+  readonly manifests: ManifestReader;
+  /** Where autosave stages results; absent where the lake writer cannot read this function's files. */
+  readonly scratch: ScratchSpace | undefined;
+  /** How lineage names the catalog's datasets (`glue` or `jdbc`). */
+  readonly catalogKind: CatalogKind;
+}
+
+/** Managed Spark: the run store, the engine, and how runs are metered. */
+export interface SparkPorts {
+  readonly runs: RunStore;
+  /** Reading it where Spark cannot run (pyspark missing locally) throws a 503-mapped error. */
+  readonly engine: SparkEngine;
+  /** Whether the platform bills runs and reports it with each run's end (EMR), rather than the wall clock. */
+  readonly meteredByPlatform: boolean;
+  /** AWS: the engine's own reports of run state changes (EMR Serverless events); none locally. */
+  readonly stateReports: RunStateReports | undefined;
+}
+
+/** What the local Spark engine reports back into the run use cases (AWS reports through events instead). */
+export interface SparkHooks {
+  readonly onOutcome: OutcomeListener;
+  readonly onStarted: StartListener;
+}
+
+/** The polars sandbox. */
+export interface PolarsPorts {
+  readonly sandbox: PolarsSandbox & { warm?(): void };
+}
+
+/** Whether bloom is configured in this deployment, and if not, why (the capability error says it). */
+export type BloomAvailability = { readonly configured: true } | { readonly configured: false; readonly why: string };
+
+/** bloom, the distributed SQL engine: Athena in AWS, a local Trino server. */
+export interface BloomPorts {
+  readonly availability: BloomAvailability;
+  /** Callers check {@link availability} first. */
+  readonly engine: BloomEngine;
+  /** Starts the engine's server now when the profile has one and is set to (local `LAKELINE_BLOOM=eager`). */
+  warm(): void;
+  /** Stops a server the engine started (the local stack's stop). */
+  stop(): Promise<void>;
+}
+
+/** Every port of the service. */
+export interface Ports {
+  readonly platform: PlatformPorts;
+  readonly lake: LakePorts;
+  readonly spark: SparkPorts;
+  readonly polars: PolarsPorts;
+  readonly bloom: BloomPorts;
+}
+
+/**
+ * What a profile's root module exports: one builder per group (as separate functions, not one
+ * object, so a bundle keeps only the builders its handler reaches).
+ */
+export interface ProfileRoot<C> {
+  platform(config: C): PlatformPorts;
+  lake(config: C): LakePorts;
+  spark(config: C, hooks: SparkHooks): SparkPorts;
+  polars(config: C): PolarsPorts;
+  bloom(config: C): BloomPorts;
+}
+
+/** The profile roots' shapes, checked at compile time only. */
+export type AwsRoot = ProfileRoot<AwsConfig>;
+export type LocalRoot = ProfileRoot<LocalConfig>;

@@ -1,0 +1,129 @@
+/**
+ * @module use-cases
+ * What each use case is given, assembled from the port groups of whichever profile runs: written
+ * once for both. Each takes the groups as getters, so a member is built only when the use case
+ * reads it (reading a run builds no engine; aborting one lists no catalog).
+ */
+import { randomUUID } from 'node:crypto';
+import { Authorizer } from '#domain/auth/authorize';
+import { submitBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
+import { polarsEngineOf, type PolarsDeps } from '#domain/polars/index';
+import type { LegacyQueryDeps } from '#domain/query/legacy-query';
+import type { BloomSubmitter, RoutedQueryDeps, SparkSubmitter } from '#domain/query/routed-query';
+import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
+import type { RunDeps } from '#domain/runs/deps';
+import { finishRun } from '#domain/runs/finish';
+import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
+import { startRun } from '#domain/runs/start';
+import { submitSparkRun } from '#domain/runs/submit';
+import { logger } from '#shared/observability';
+import type { Config } from './config.ts';
+import { builtOnFirstUse } from './lazy.ts';
+import type { BloomPorts, LakePorts, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+
+/** The port groups, each built on first use. A use case is given only the groups it reads, so a bundle carries only those. */
+export interface Groups {
+  readonly config: () => Config;
+  readonly platform: () => PlatformPorts;
+  readonly lake: () => LakePorts;
+  readonly spark: () => SparkPorts;
+  readonly polars: () => PolarsPorts;
+  readonly bloom: () => BloomPorts;
+}
+
+/** Problems that must not fail a request (lineage, metering) are logged. */
+const warn = (message: string, fields: Record<string, unknown>): void => logger.warn(message, fields);
+
+/** The authorizer, with its per-container key cache. */
+export const authorizerOf = async (g: Pick<Groups, 'config' | 'platform'>): Promise<Authorizer> => {
+  const ttl = g.config().authCacheTtlMs;
+  return new Authorizer({ keys: g.platform().keys, orgs: g.platform().orgs, sessionSecret: await g.platform().sessionSecret(), ...(ttl === undefined ? {} : { keyCacheTtlMs: ttl }) });
+};
+
+/** The members every run use case reads, as builders (bloom runs add their engine to them). */
+const runMembers = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>, newRunId: () => string) => ({
+  runs: () => g.spark().runs,
+  orgs: () => g.platform().orgs,
+  catalog: () => g.lake().catalog,
+  storage: () => g.lake().storage,
+  engine: () => g.spark().engine,
+  lineage: () => g.platform().lineage,
+  warn: () => warn,
+  now: () => () => new Date(),
+  newRunId: () => newRunId,
+});
+
+/** The run use cases (submit, start, finish, abort, recover, read). */
+export const runDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>, newRunId: () => string = randomUUID): RunDeps =>
+  builtOnFirstUse<RunDeps>({ ...runMembers(g, newRunId), meteredByPlatform: () => g.spark().meteredByPlatform });
+
+/** Bloom runs: the run use cases plus the bloom engine, metered by the wall clock in both profiles (Athena bills bytes, not runs). */
+export const bloomRunDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark' | 'bloom'>): BloomRunDeps =>
+  builtOnFirstUse<BloomRunDeps>({ ...runMembers(g, randomUUID), meteredByPlatform: () => false, bloom: () => g.bloom().engine });
+
+/** What the local Spark engine reports, fed into the run use cases. */
+export const sparkHooksOf = (runDeps: () => RunDeps): SparkHooks => ({
+  onOutcome: async (runId, outcome) => {
+    await finishRun(runDeps(), runId, outcome);
+  },
+  onStarted: async (runId, handle) => {
+    await startRun(runDeps(), runId, handle);
+  },
+});
+
+/** The legacy warehouse query (DuckDB in the function, autosave into the lake). */
+export const legacyQueryDepsOf = (g: Pick<Groups, 'platform' | 'lake'>): LegacyQueryDeps =>
+  builtOnFirstUse<LegacyQueryDeps>({
+    orgs: () => g.platform().orgs,
+    catalog: () => g.lake().catalog,
+    storage: () => g.lake().storage,
+    writer: () => g.lake().writer,
+    engine: () => g.lake().duckdb,
+    lineage: () => g.platform().lineage,
+    catalogKind: () => g.lake().catalogKind,
+    scratch: () => g.lake().scratch,
+    warn: () => warn,
+    newRunId: () => randomUUID,
+  });
+
+/** The routed query: DuckDB and polars answer in the request; Spark and bloom runs are submitted with the run id the router chose. */
+export const routedQueryDepsOf = (g: Groups): RoutedQueryDeps => {
+  const spark: SparkSubmitter = { submit: (orgId, request, runId) => submitSparkRun(runDepsOf(g, () => runId), orgId, request) };
+  const bloom: BloomSubmitter = { submit: (orgId, request, runId) => submitBloomRun(bloomRunDepsOf(g), orgId, request, runId) };
+  const limit = g.config().routingInteractiveLimitBytes;
+  return builtOnFirstUse<RoutedQueryDeps>({
+    orgs: () => g.platform().orgs,
+    catalog: () => g.lake().catalog,
+    storage: () => g.lake().storage,
+    duckdb: () => g.lake().duckdb,
+    spark: () => spark,
+    // Only where bloom is configured (an Athena workgroup bound; Trino installed locally): else "not configured".
+    bloom: () => (g.bloom().availability.configured ? bloom : undefined),
+    polars: () => polarsEngineOf(g.polars().sandbox),
+    manifests: () => g.lake().manifests,
+    lineage: () => g.platform().lineage,
+    catalogKind: () => g.lake().catalogKind,
+    routingTable: () => (limit === undefined ? ROUTING_TABLE : withInteractiveLimit(limit)),
+    warn: () => warn,
+    newRunId: () => randomUUID,
+  });
+};
+
+/** The polars endpoint; `destination` needs a lake writer that can read the sandbox's result files. */
+export const polarsDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'polars'>): PolarsDeps =>
+  builtOnFirstUse<PolarsDeps>({
+    orgs: () => g.platform().orgs,
+    catalog: () => g.lake().catalog,
+    storage: () => g.lake().storage,
+    sandbox: () => g.polars().sandbox,
+    writer: () => (g.lake().hasWriter ? g.lake().writer : undefined),
+  });
+
+/** The scheduled expiry of routed reads' results tables. */
+export const resultsExpiryDepsOf = (g: Pick<Groups, 'platform' | 'lake'>): ResultsExpiryDeps =>
+  builtOnFirstUse<ResultsExpiryDeps>({
+    orgs: () => g.platform().orgs,
+    catalog: () => g.lake().catalog,
+    storage: () => g.lake().storage,
+    writer: () => g.lake().writer,
+  });
