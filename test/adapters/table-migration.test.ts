@@ -3,7 +3,7 @@
  * every item kept and upgraded (events get the job index's key, orgs get their name directory),
  * and a rebuild interrupted by a crash resumes from its complete copy.
  */
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, waitUntilTableExists, waitUntilTableNotExists, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -38,6 +38,12 @@ const oldItems = (orgId: string, count: number, seed: number) =>
     return item;
   });
 
+/** Deletes a table and waits until it is gone (the local store deletes asynchronously; slower under load). */
+const dropTable = async (client: DynamoDBClient, name: string): Promise<void> => {
+  await client.send(new DeleteTableCommand({ TableName: name }));
+  await waitUntilTableNotExists({ client, maxWaitTime: 60 }, { TableName: name });
+};
+
 describe('a local home made before the job index', () => {
   it('Should rebuild the Events table at start, keeping every event, so filtered listings find them', async () => {
     // Prepare: a store with the old table and 120 events of one org.
@@ -45,8 +51,9 @@ describe('a local home made before the job index', () => {
     const first = await startLocalDynamo(home);
     const client = localDynamoClient(first.endpoint);
     const doc = createDocumentClient(client);
-    await client.send(new DeleteTableCommand({ TableName: NAME }));
+    await dropTable(client, NAME);
     await client.send(new CreateTableCommand(createTableInput(OLD_EVENTS, NAME)));
+    await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: NAME });
     const items = oldItems(org, 120, 3);
     await batchPutAll(doc, NAME, 'pk', items, 4);
     client.destroy();
@@ -81,8 +88,9 @@ describe('a local home made before the job index', () => {
     const doc = createDocumentClient(client);
     const copy = `${NAME}__migrating`;
     await client.send(new CreateTableCommand(createTableInput(EVENTS_TABLE, copy)));
+    await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: copy });
     await batchPutAll(doc, copy, 'pk', [...oldItems(org, 30, 4), { pk: '__lakeline_migration_complete__' }], 4);
-    await client.send(new DeleteTableCommand({ TableName: NAME }));
+    await dropTable(client, NAME);
     client.destroy();
     await first.stop();
 
