@@ -8,9 +8,9 @@
  * and the largest limit that fits, never cut short.
  */
 import { ValidationError } from '#domain/errors';
-import { listEvents } from '#domain/lineage/list-events';
 import type { StoredLineageEvent } from '#domain/lineage/types';
 import { platform } from '#composition/index';
+import { GetEvents } from '#shared/contracts';
 import { httpHandler, type TooLargeExplainer } from '#shared/middleware';
 
 /** The 400 for a page above the response limit, in the contract's terms: ask for fewer events. */
@@ -29,10 +29,10 @@ export const pageTooLarge: TooLargeExplainer = (result, { sentBytes, maxBytes, c
 
 /** Lambda entry point. */
 export const handler = httpHandler(
-  'GetEvents',
+  GetEvents,
   async ({ principal, query }) => ({
     statusCode: 200,
-    body: (await listEvents(platform().events, principal.orgId, query)).events,
+    body: (await platform().events.list(principal.orgId, query)).events,
   }),
   pageTooLarge,
 );

@@ -7,14 +7,14 @@
  */
 import { refreshBloomRun } from '#domain/bloom/runs';
 import { getRun } from '#domain/runs/get';
-import { parseResultsPage, readRunResults } from '#domain/runs/results';
+import { readRunResults } from '#domain/runs/results';
 import { runView } from '#domain/runs/run';
 import { bloomRunDeps, lake, spark } from '#composition/index';
+import { GetRun } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
-export const handler = httpHandler('GetRun', async ({ principal, pathParameters, query }) => {
-  const page = parseResultsPage(query);
+export const handler = httpHandler(GetRun, async ({ principal, pathParameters, query: page }) => {
   const stored = await getRun(spark().runs, principal.orgId, pathParameters.run_id ?? '');
   // A bloom run is polled: each GET asks the engine for its statement's state (bloom/runs.ts).
   const run = stored.engine === 'bloom' && stored.state === 'RUNNING' ? await refreshBloomRun(bloomRunDeps(), stored) : stored;

@@ -4,10 +4,11 @@
  */
 import { getTable } from '#domain/lake/tables';
 import { lake } from '#composition/index';
+import { GetTable } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
-export const handler = httpHandler('GetTable', async ({ principal, pathParameters }) => ({
+export const handler = httpHandler(GetTable, async ({ principal, pathParameters }) => ({
   statusCode: 200,
   body: await getTable(lake().catalog, lake().storage, principal.orgId, { namespace: pathParameters.namespace ?? '', table: pathParameters.table ?? '' }),
 }));

@@ -4,10 +4,11 @@
  */
 import { listTables } from '#domain/lake/tables';
 import { lake } from '#composition/index';
+import { ListTables } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
-export const handler = httpHandler('ListTables', async ({ principal, query }) => ({
+export const handler = httpHandler(ListTables, async ({ principal, query }) => ({
   statusCode: 200,
-  body: await listTables(lake().catalog, principal.orgId, query.namespace === undefined || query.namespace === '' ? undefined : query.namespace),
+  body: await listTables(lake().catalog, principal.orgId, query.namespace),
 }));

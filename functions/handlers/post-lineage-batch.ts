@@ -8,20 +8,19 @@
  */
 import { ingestBatch, type BatchOutcome } from '#domain/lineage/ingest';
 import { platform } from '#composition/index';
+import { PostLineageBatch } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
-import { jsonText } from '#shared/request';
-import { MAX_EVENT_BYTES } from './post-lineage.ts';
 
 /** The HTTP status of a batch outcome: 5xx whenever retrying could help, so plain HTTP clients retry. */
-const statusOf = (outcome: BatchOutcome): number => {
+const statusOf = (outcome: BatchOutcome): 200 | 400 | 503 => {
   if (outcome.summary.retriable > 0) return 503;
   return outcome.status === 'failure' ? 400 : 200;
 };
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostLineageBatch', async ({ event, principal }) => {
+export const handler = httpHandler(PostLineageBatch, async ({ body, principal }) => {
   const receivedAt = new Date();
-  const outcome = await ingestBatch(platform().events, principal.orgId, jsonText(event, MAX_EVENT_BYTES), receivedAt);
+  const outcome = await ingestBatch(platform().events, principal.orgId, body, receivedAt);
   const statusCode = statusOf(outcome);
   if (statusCode === 200) return { statusCode, body: outcome };
   const error =

@@ -6,15 +6,12 @@
  */
 import { ingestEvent } from '#domain/lineage/ingest';
 import { platform } from '#composition/index';
+import { PostLineage } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
-import { jsonBody } from '#shared/request';
-
-/** Largest body accepted, after gzip decoding: API Gateway's own payload limit. */
-export const MAX_EVENT_BYTES = 10 * 1024 * 1024;
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostLineage', async ({ event, principal }) => {
+export const handler = httpHandler(PostLineage, async ({ body, principal }) => {
   const receivedAt = new Date();
-  await ingestEvent(platform().events, principal.orgId, jsonBody(event, MAX_EVENT_BYTES), receivedAt);
+  await ingestEvent(platform().events, principal.orgId, body, receivedAt);
   return { statusCode: 200, body: { status: 200 } };
 });

@@ -6,20 +6,15 @@
  * body is `{success: false, error}`.
  */
 import { runRoutedQuery } from '#domain/query/routed-query';
-import { checkRoutedRequest } from '#domain/routing/request';
 import { routedQueryDeps, warmQueryEngine } from '#composition/index';
+import { PostQuery } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
-import { jsonBody } from '#shared/request';
-import { parseRoutedQueryRequest } from '#shared/schemas/query';
-
-/** Largest request body: API Gateway's own limit (the firewall bounds the SQL text itself). */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 // The first DuckDB instance (extension signatures checked) is prepared during cold start.
 warmQueryEngine();
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostQuery', async ({ event, principal }) => {
-  const request = checkRoutedRequest(parseRoutedQueryRequest(jsonBody(event, MAX_BODY_BYTES).value));
-  return { statusCode: 200, body: await runRoutedQuery(routedQueryDeps(), principal.orgId, request) };
-});
+export const handler = httpHandler(PostQuery, async ({ body, principal }) => ({
+  statusCode: 200,
+  body: await runRoutedQuery(routedQueryDeps(), principal.orgId, body),
+}));

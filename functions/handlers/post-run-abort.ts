@@ -9,10 +9,11 @@ import { abortRun } from '#domain/runs/abort';
 import { getRun } from '#domain/runs/get';
 import { runView } from '#domain/runs/run';
 import { bloomRunDeps, runDeps, spark } from '#composition/index';
+import { PostRunAbort } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostRunAbort', async ({ principal, pathParameters }) => {
+export const handler = httpHandler(PostRunAbort, async ({ principal, pathParameters }) => {
   const runId = pathParameters.run_id ?? '';
   // A bloom run's statement is stopped by the bloom engine (Athena StopQueryExecution, Trino DELETE).
   const bloom = (await getRun(spark().runs, principal.orgId, runId)).engine === 'bloom';

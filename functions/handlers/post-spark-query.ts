@@ -6,16 +6,11 @@
  */
 import { submitSparkQuery } from '#domain/runs/submit';
 import { runDeps } from '#composition/index';
+import { PostSparkQuery } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
-import { jsonBody } from '#shared/request';
-import { parseSparkQueryRequest } from '#shared/schemas/query';
-
-/** Largest request body (the SQL itself is capped at 100 000 characters). */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostSparkQuery', async ({ event, principal }) => {
-  const body = parseSparkQueryRequest(jsonBody(event, MAX_BODY_BYTES).value);
+export const handler = httpHandler(PostSparkQuery, async ({ body, principal }) => {
   const answer = await submitSparkQuery(runDeps(), principal.orgId, {
     namespace: body.namespace,
     name: body.name,

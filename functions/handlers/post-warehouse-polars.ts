@@ -6,18 +6,14 @@
  */
 import { runPolars } from '#domain/polars/index';
 import { polarsDeps, warmPolarsSandbox } from '#composition/index';
+import { PostWarehousePolars } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
-import { jsonBody } from '#shared/request';
-import { parsePolarsRequest } from '#shared/schemas/polars';
-
-/** Largest request body: API Gateway's own limit (scripts are capped again inside the sandbox). */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 // The first worker (Python with polars imported) starts during cold start.
 warmPolarsSandbox();
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostWarehousePolars', async ({ event, principal }) => {
-  const body = parsePolarsRequest(jsonBody(event, MAX_BODY_BYTES).value);
-  return { statusCode: 200, body: await runPolars(polarsDeps(), principal.orgId, body) };
-});
+export const handler = httpHandler(PostWarehousePolars, async ({ body, principal }) => ({
+  statusCode: 200,
+  body: await runPolars(polarsDeps(), principal.orgId, body),
+}));

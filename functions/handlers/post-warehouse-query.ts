@@ -7,19 +7,14 @@
  */
 import { runLegacyQuery } from '#domain/query/legacy-query';
 import { legacyQueryDeps, warmQueryEngine } from '#composition/index';
+import { PostWarehouseQuery } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';
-import { jsonBody } from '#shared/request';
-import { parseLegacyQueryRequest } from '#shared/schemas/query';
-
-/** Largest request body: API Gateway's own limit (the firewall bounds the SQL text itself). */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 // The first DuckDB instance (extension signatures checked) is prepared during cold start.
 warmQueryEngine();
 
 /** Lambda entry point. */
-export const handler = httpHandler('PostWarehouseQuery', async ({ event, principal }) => {
-  const body = parseLegacyQueryRequest(jsonBody(event, MAX_BODY_BYTES).value);
+export const handler = httpHandler(PostWarehouseQuery, async ({ body, principal }) => {
   const outcome = await runLegacyQuery(legacyQueryDeps(), { orgId: principal.orgId, ...body });
   const serverTiming = Object.entries(outcome.timings)
     .map(([phase, ms]) => `${phase};dur=${ms.toFixed(1)}`)

@@ -13,21 +13,36 @@ import { fromAuthorizerContext, isUndecided, type AuthorizerContext, type Princi
 import { maxResponseBytesOf } from '#composition/config';
 import { errorResponse, type HttpResult } from './http-errors.ts';
 import { logger } from './observability.ts';
-import { header } from './request.ts';
-import { ROUTES, type RouteDefinition } from './routes.ts';
+import type { RawParams, RouteContract } from './contracts.ts';
+import { header, jsonBody, jsonText } from './request.ts';
+import { ROUTES, type RouteDefinition, type RouteId } from './routes.ts';
 
 /** The event every HTTP handler receives. */
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthorizerContext>;
 
-/** What a handler body works with. */
-export interface ApiRequest {
+/** What a handler body works with: the request as its contract parsed it. */
+export interface ApiRequest<B, Q> {
   readonly event: ApiEvent;
   readonly route: RouteDefinition;
   /** The caller; always set on authenticated routes. */
   readonly principal: Principal;
-  readonly query: Readonly<Record<string, string | undefined>>;
-  readonly pathParameters: Readonly<Record<string, string | undefined>>;
+  /** The body, read and parsed by the route's contract (undefined for a route without one). */
+  readonly body: B;
+  /** The query string, parsed by the route's contract (the raw parameters for a route without a parser). */
+  readonly query: Q;
+  readonly pathParameters: RawParams;
 }
+
+/** Statuses a handler may answer itself besides 200 (errors thrown are mapped by http-errors.ts). */
+type OtherStatus = 201 | 202 | 204 | 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 503;
+
+/** `T` with every array and member read-only: domain results are read-only, the schemas' types are not. */
+type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/** A handler's answer: a 200 body is the route's response type, so a handler cannot drift from its contract. */
+export type ApiAnswer<R> =
+  | { readonly statusCode: 200; readonly body: DeepReadonly<R>; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly statusCode: OtherStatus; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> };
 
 /** Bodies at least this long are gzip-compressed for callers that accept it (smaller ones gain little). */
 export const COMPRESS_MIN_BYTES = 8 * 1024;
@@ -59,23 +74,31 @@ export const encodeResult = (result: HttpResult, gzip: boolean): { readonly lamb
 
 const toLambdaResult = (result: HttpResult): APIGatewayProxyStructuredResultV2 => encodeResult(result, false).lambda;
 
-const routeById = (id: string): RouteDefinition => {
+const routeById = (id: RouteId): RouteDefinition => {
   const route = ROUTES.find((r) => r.id === id);
   if (!route) throw new Error(`unknown route id ${id}`);
   return route;
 };
 
+/** The body as the contract reads it: strict JSON or text, within its size limit, then its parser. */
+const readBody = <B>(event: ApiEvent, contract: RouteContract<B, unknown, unknown>): B => {
+  const body = contract.body;
+  if (!body) return undefined as B;
+  return body.read === 'json' ? body.parse(jsonBody(event, body.maxBytes)) : body.parse(jsonText(event, body.maxBytes));
+};
+
 /**
  * Wraps a handler body for a route. Authentication is enforced here for every route whose auth is
  * not `none`, before the body runs: a body can never see a request without a principal, nor a
- * session principal on a route that takes API keys only.
+ * session principal on a route that takes API keys only. Then the request is parsed by the
+ * route's contract (a 400, 413 or 415 naming the problem), and the body gets it typed.
  *
- * @param routeId - the route's id in ROUTES (throws at module load when unknown)
+ * @param contract - the route's contract (`contracts.ts`); its `id` names the route in ROUTES
  * @param body - the handler's work; returns the response, throws DomainErrors for 4xx
  * @param tooLarge - the route's error for an answer above the response limit (see {@link TooLargeExplainer})
  */
-export const httpHandler = (routeId: string, body: (request: ApiRequest) => Promise<HttpResult>, tooLarge?: TooLargeExplainer) => {
-  const route = routeById(routeId);
+export const httpHandler = <B, Q, R>(contract: RouteContract<B, Q, R>, body: (request: ApiRequest<B, Q>) => Promise<ApiAnswer<R>>, tooLarge?: TooLargeExplainer) => {
+  const route = routeById(contract.id);
   return middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>({ timeoutEarlyInMillis: 0 })
     .use({
       onError: async (request) => {
@@ -99,11 +122,13 @@ export const httpHandler = (routeId: string, body: (request: ApiRequest) => Prom
       if (principal?.authKind === 'session' && route.auth === 'key') {
         throw new UnauthorizedError('session credentials are not accepted on this endpoint');
       }
-      const result = await body({
+      const rawQuery: RawParams = event.queryStringParameters ?? {};
+      const result: HttpResult = await body({
         event,
         route,
         principal: principal ?? { orgId: '', authKind: 'key' },
-        query: event.queryStringParameters ?? {},
+        body: readBody(event, contract),
+        query: contract.query ? contract.query.parse(rawQuery) : (rawQuery as Q),
         pathParameters: event.pathParameters ?? {},
       });
       const gzip = acceptsGzip(event);

@@ -2,7 +2,8 @@
  * @module routes
  * The route table: every endpoint, its handler module, how callers authenticate and which tables
  * its function may touch. The CDK app (`lib/api.ts`) and the local gateway (`local/gateway.ts`)
- * both read this table, so a route exists in both profiles or in neither.
+ * both read this table, so a route exists in both profiles or in neither. What each route accepts
+ * and answers is its contract, under the same id (`contracts.ts`).
  */
 import { EVENTS_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
 
@@ -24,10 +25,25 @@ export type ErrorStyle =
   /** `{error, details}` for 4xx, `{status: 500}` for 500 (the polars endpoint). */
   | 'polars';
 
+/** The routes' ids: CDK construct ids, log names, OpenAPI operation ids, keys of the contracts (`contracts.ts`). */
+export type RouteId =
+  | 'PostLineage'
+  | 'PostLineageBatch'
+  | 'GetEvents'
+  | 'PostQuery'
+  | 'PostWarehouseQuery'
+  | 'PostWarehousePolars'
+  | 'PostSparkQuery'
+  | 'GetRun'
+  | 'PostRunAbort'
+  | 'ListTables'
+  | 'GetTable'
+  | 'GetOpenApi';
+
 /** One endpoint. */
 export interface RouteDefinition {
   /** Stable id: CDK construct id and log name. */
-  readonly id: string;
+  readonly id: RouteId;
   readonly method: 'GET' | 'POST';
   /** API Gateway path, with `{param}` placeholders. */
   readonly path: string;

@@ -6,7 +6,7 @@
 import { App, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RouteDefinition } from '#shared/routes';
+import { ROUTES, type RouteDefinition, type RouteId } from '#shared/routes';
 import { EVENTS_TABLE, KEYS_TABLE, ORGS_TABLE, RUNS_TABLE, type TableDefinition } from '#shared/table-definitions';
 import { LakelineApi } from '../../lib/api.ts';
 import { DefinedTable, LakelineData } from '../../lib/data.ts';
@@ -89,7 +89,7 @@ describe('LakelineApi', () => {
 
   it('Should refuse duplicate route ids and duplicate route keys', () => {
     expect(build([route({}), route({ path: '/other' })])).toThrow(/used twice/);
-    expect(build([route({}), route({ id: 'GetRunAgain' })])).toThrow(/routed twice/);
+    expect(build([route({}), route({ id: 'GetRunAgain' as RouteId })])).toThrow(/routed twice/);
   });
 
   it('Should refuse a timeout the HTTP API integration cannot wait for', () => {
@@ -97,7 +97,7 @@ describe('LakelineApi', () => {
   });
 
   it('Should refuse a route id that collides with its own constructs', () => {
-    expect(build([route({ id: 'Authorizer' })])).toThrow(/reserved/);
+    expect(build([route({ id: 'Authorizer' as RouteId })])).toThrow(/reserved/);
   });
 
   it('Should refuse a route that lists a table the data construct does not have', () => {

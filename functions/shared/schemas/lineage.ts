@@ -40,6 +40,9 @@ export const BatchResponse = z
   })
   .openapi('BatchResponse');
 
+/** A batch nothing of which was stored: the summary, the refused elements and why (400 or 503). */
+export const BatchFailure = BatchResponse.extend({ error: z.string() }).openapi('BatchFailure');
+
 // The largest double below 2^63: the document must not call 2^63 (out of int64) valid.
 const INT64 = { minimum: -(2 ** 63), maximum: 2 ** 63 - 1024 } as const;
 

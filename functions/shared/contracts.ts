@@ -1,0 +1,223 @@
+/**
+ * @module contracts
+ * What each route accepts and answers, one entry per route of the route table: its request (the
+ * body's schema, size limit and parser; the query's schema and parser; the path parameters'
+ * patterns), its 200 body and its error statuses. `httpHandler` parses requests with it, the
+ * OpenAPI document is generated from it, and the HTTP test suites check every response they get
+ * against it — so what a handler accepts, what the document says and what clients receive cannot
+ * drift apart. Kept beside `routes.ts` (the route's infrastructure: handler, auth, grants), which the
+ * CDK app, the authorizer and the local gateway read without bundling these schemas.
+ */
+import type { ZodType } from 'zod';
+import { MAX_BATCH_EVENTS } from '#domain/lineage/ingest';
+import { parseListQuery } from '#domain/lineage/list-query';
+import type { EventListQuery } from '#domain/lineage/ports';
+import { checkRoutedRequest, type CheckedRoutedRequest } from '#domain/routing/request';
+import { parseResultsPage, type ResultsPage } from '#domain/runs/results';
+import type { JsonBody, JsonText } from './request.ts';
+import type { RouteDefinition, RouteId } from './routes.ts';
+import { ErrorBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
+import { BatchFailure, BatchResponse, EventsQuery, LineageAccepted, StoredLineageEvent } from './schemas/lineage.ts';
+import { OPENLINEAGE_EVENT_REF } from './schemas/openlineage-openapi.ts';
+import { parsePolarsRequest, type PolarsRequestBody } from './schemas/polars.ts';
+import {
+  LegacyQueryRequest,
+  LegacyQueryResponse,
+  parseLegacyQueryRequest,
+  parseRoutedQueryRequest,
+  parseSparkQueryRequest,
+  PolarsRequest,
+  PolarsResponse,
+  Run,
+  RunResultsQuery,
+  RoutedQueryRequest,
+  SparkQueryRequest,
+  SparkQueryResponse,
+  TableDescription,
+  TableSummary,
+  UnifiedQueryResponse,
+  type LegacyQueryRequestBody,
+  type SparkQueryRequestBody,
+} from './schemas/query.ts';
+import { z } from './schemas/zod.ts';
+
+/** A JSON Schema written out (the OpenLineage event, which the validator reads as JSON Schema). */
+export type RawSchema = Readonly<Record<string, unknown>>;
+
+/** Raw query string or path parameters. */
+export type RawParams = Readonly<Record<string, string | undefined>>;
+
+/** How a route's body is read: parsed as strict JSON, or kept as text (a batch is scanned before parsing). */
+export type BodyContract<B> = {
+  /** The body as the document describes it. */
+  readonly schema: ZodType | RawSchema;
+  /** Largest body accepted, after content decoding (413 above). */
+  readonly maxBytes: number;
+} & ({ readonly read: 'json'; readonly parse: (body: JsonBody) => B } | { readonly read: 'text'; readonly parse: (body: JsonText) => B });
+
+/** One route's request and response. */
+export interface RouteContract<B = undefined, Q = RawParams, R = unknown> {
+  /** The route it describes, in the route table. */
+  readonly id: RouteId;
+  readonly summary: string;
+  readonly body?: BodyContract<B>;
+  /** The query string: its schema for the document, and the parser that turns it into what the use case takes. */
+  readonly query?: { readonly schema: z.ZodObject; readonly parse: (params: RawParams) => Q };
+  /** Patterns of the path parameters that have one (others are any non-empty segment). */
+  readonly params?: Readonly<Record<string, ZodType>>;
+  /** The 200 body. */
+  readonly response: ZodType<R>;
+  /** Statuses besides 200 and those every route of its kind answers ({@link statusesOf}). */
+  readonly errors: readonly number[];
+  /** Error bodies other than the route's error style gives (the batch endpoint's failure summaries). */
+  readonly errorBodies?: Readonly<Partial<Record<number, ZodType>>>;
+}
+
+/** The request body sizes: API Gateway's own limit, except Spark's, whose SQL is capped at 100 000 characters. */
+const GATEWAY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+const IDENTIFIER = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/).openapi({ description: 'letters, digits and underscores, starting with a letter or underscore' });
+
+/** `POST /api/v1/lineage`: one event; the OpenLineage validator reads it (a 400 names the field). */
+export const PostLineage: RouteContract<JsonBody, RawParams, z.infer<typeof LineageAccepted>> = {
+  id: 'PostLineage',
+  summary: 'Record an OpenLineage event',
+  body: { schema: OPENLINEAGE_EVENT_REF, maxBytes: GATEWAY_LIMIT_BYTES, read: 'json', parse: (body) => body },
+  response: LineageAccepted,
+  errors: [400, 413, 503],
+};
+
+/** `POST /api/v1/lineage/batch`: kept as text, so its length is checked before anything is parsed. */
+export const PostLineageBatch: RouteContract<JsonText, RawParams, z.infer<typeof BatchResponse>> = {
+  id: 'PostLineageBatch',
+  summary: `Record a batch of OpenLineage events (at most ${MAX_BATCH_EVENTS}; 413 above)`,
+  body: { schema: { type: 'array', items: OPENLINEAGE_EVENT_REF, maxItems: MAX_BATCH_EVENTS }, maxBytes: GATEWAY_LIMIT_BYTES, read: 'text', parse: (body) => body },
+  response: BatchResponse,
+  errors: [400, 413, 503],
+  // No valid element (400) or the store could not take some (503): the summary and the refused
+  // elements, with `error`; a body that is no array at all is a plain `{error}`.
+  errorBodies: { 400: z.union([BatchFailure, ErrorBody]), 503: z.union([BatchFailure, ErrorBody]) },
+};
+
+/** `GET /api/v1/events`. */
+export const GetEvents: RouteContract<undefined, EventListQuery, z.infer<typeof StoredLineageEvent>[]> = {
+  id: 'GetEvents',
+  summary: 'List stored lineage events',
+  query: { schema: EventsQuery, parse: parseListQuery },
+  response: z.array(StoredLineageEvent),
+  errors: [400],
+};
+
+/** `POST /api/v1/query`. */
+export const PostQuery: RouteContract<CheckedRoutedRequest, RawParams, z.infer<typeof UnifiedQueryResponse>> = {
+  id: 'PostQuery',
+  summary: 'Routed query: parse, estimate, pick an engine, run',
+  body: { schema: RoutedQueryRequest, maxBytes: GATEWAY_LIMIT_BYTES, read: 'json', parse: (body) => checkRoutedRequest(parseRoutedQueryRequest(body.value)) },
+  response: UnifiedQueryResponse,
+  errors: [400, 402, 403],
+};
+
+/** `POST /api/v1/warehouse/query` (legacy). */
+export const PostWarehouseQuery: RouteContract<LegacyQueryRequestBody, RawParams, z.infer<typeof LegacyQueryResponse>> = {
+  id: 'PostWarehouseQuery',
+  summary: 'Legacy DuckDB query (Pro plan)',
+  body: { schema: LegacyQueryRequest, maxBytes: GATEWAY_LIMIT_BYTES, read: 'json', parse: (body) => parseLegacyQueryRequest(body.value) },
+  response: LegacyQueryResponse,
+  errors: [400, 403],
+};
+
+/** `POST /api/v1/warehouse/polars` (scripts are capped again inside the sandbox). */
+export const PostWarehousePolars: RouteContract<PolarsRequestBody, RawParams, z.infer<typeof PolarsResponse>> = {
+  id: 'PostWarehousePolars',
+  summary: 'Polars query or script in a sandbox',
+  body: { schema: PolarsRequest, maxBytes: GATEWAY_LIMIT_BYTES, read: 'json', parse: (body) => parsePolarsRequest(body.value) },
+  response: PolarsResponse,
+  errors: [400, 402, 403],
+};
+
+/** `POST /api/v2/spark/query`. */
+export const PostSparkQuery: RouteContract<SparkQueryRequestBody, RawParams, z.infer<typeof SparkQueryResponse>> = {
+  id: 'PostSparkQuery',
+  summary: 'Managed Spark query into an output table',
+  body: { schema: SparkQueryRequest, maxBytes: 1024 * 1024, read: 'json', parse: (body) => parseSparkQueryRequest(body.value) },
+  response: SparkQueryResponse,
+  errors: [400, 402, 403],
+};
+
+/** `GET /api/v1/runs/{run_id}` (a finished batch read carries a page of its rows). */
+export const GetRun: RouteContract<undefined, ResultsPage, z.infer<typeof Run>> = {
+  id: 'GetRun',
+  summary: 'Poll a run',
+  query: { schema: RunResultsQuery, parse: parseResultsPage },
+  response: Run,
+  errors: [400, 404],
+};
+
+/** `POST /api/v1/runs/{run_id}/abort`. */
+export const PostRunAbort: RouteContract<undefined, RawParams, z.infer<typeof Run>> = {
+  id: 'PostRunAbort',
+  summary: 'Abort a running run',
+  response: Run,
+  errors: [404, 409],
+};
+
+/** `GET /api/v1/tables?namespace=`. */
+export const ListTables: RouteContract<undefined, { readonly namespace?: string }, z.infer<typeof TableSummary>[]> = {
+  id: 'ListTables',
+  summary: 'List lake tables',
+  query: { schema: z.object({ namespace: IDENTIFIER.optional() }), parse: (params) => (params.namespace ? { namespace: params.namespace } : {}) },
+  response: z.array(TableSummary),
+  errors: [400],
+};
+
+/** `GET /api/v1/tables/{namespace}/{table}`. */
+export const GetTable: RouteContract<undefined, RawParams, z.infer<typeof TableDescription>> = {
+  id: 'GetTable',
+  summary: 'Describe a lake table',
+  params: { namespace: IDENTIFIER, table: IDENTIFIER },
+  response: TableDescription,
+  errors: [400, 404],
+};
+
+/** `GET /openapi.json`. */
+export const GetOpenApi: RouteContract<undefined, RawParams, Record<string, unknown>> = {
+  id: 'GetOpenApi',
+  summary: 'This document',
+  response: z.record(z.string(), z.unknown()),
+  errors: [],
+};
+
+/** Every route's contract, by route id (a route without one fails to compile; each names its own id). */
+export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknown, unknown> } = {
+  PostLineage,
+  PostLineageBatch,
+  GetEvents,
+  PostQuery,
+  PostWarehouseQuery,
+  PostWarehousePolars,
+  PostSparkQuery,
+  GetRun,
+  PostRunAbort,
+  ListTables,
+  GetTable,
+  GetOpenApi,
+};
+
+/**
+ * Every status a route answers: 200, its own errors, and those of its kind — 401 and 500 behind
+ * the authorizer, 503 when a backing store (or the credential check) is unavailable, 415 for a
+ * body that is not JSON.
+ */
+export const statusesOf = (route: RouteDefinition, contract: RouteContract<unknown, unknown, unknown>): number[] =>
+  [...new Set([200, ...contract.errors, ...(route.auth === 'none' ? [] : [401, 500, 503]), ...(contract.body ? [415] : [])])].sort((a, b) => a - b);
+
+/** The body schema of a status: the 200 body, a route's own error body, or its error style's. */
+export const bodySchemaOf = (route: RouteDefinition, contract: RouteContract<unknown, unknown, unknown>, status: number): ZodType => {
+  if (status === 200) return contract.response;
+  const own = contract.errorBodies?.[status];
+  if (own) return own;
+  if (route.errorStyle === 'routed') return RoutedErrorBody;
+  if (status === 500) return StatusBody;
+  if (route.errorStyle === 'polars' && status !== 401) return PolarsErrorBody;
+  return ErrorBody;
+};
