@@ -5,22 +5,13 @@
  * is a 404, like an unknown one. A finished batch read of the routed endpoint also carries its
  * rows, a page at a time (`offset`, `limit`; `results_page.next_offset` says where to go on).
  */
-import { refreshBloomRun } from '#domain/bloom/runs';
-import { getRun } from '#domain/runs/get';
-import { parseResultsPage, readRunResults } from '#domain/runs/results';
-import { runView } from '#domain/runs/run';
-import { bloomRunDeps } from '#shared/container-bloom';
-import { catalog, lakeStorage, queryEngine } from '#shared/container-lake';
-import { runStore } from '#shared/container-runs';
+import { readRun } from '#domain/runs/read';
+import { parseResultsPage } from '#domain/runs/results';
+import { readRunDeps } from '#shared/container-bloom';
 import { httpHandler } from '#shared/middleware';
 
 /** Lambda entry point. */
 export const handler = httpHandler('GetRun', async ({ principal, pathParameters, query }) => {
   const page = parseResultsPage(query);
-  const stored = await getRun(runStore(), principal.orgId, pathParameters.run_id ?? '');
-  // A bloom run is polled: each GET asks the engine for its statement's state (bloom/runs.ts).
-  const run = stored.engine === 'bloom' && stored.state === 'RUNNING' ? await refreshBloomRun(bloomRunDeps(), stored) : stored;
-  // Only a completed batch read touches the lake; every other run is answered from the run store.
-  const rows = run.results && run.state === 'COMPLETE' ? await readRunResults({ catalog: catalog(), storage: lakeStorage(), engine: queryEngine() }, run, page) : undefined;
-  return { statusCode: 200, body: { ...runView(run), ...(rows ?? {}) } };
+  return { statusCode: 200, body: await readRun(readRunDeps(), principal.orgId, pathParameters.run_id ?? '', page) };
 });

@@ -12,12 +12,14 @@ import { AthenaBloomEngine } from '#adapters/aws/athena-bloom';
 import { TrinoBloomEngine } from '#adapters/trino/bloom-engine';
 import { findTrinoJava } from '#adapters/trino/java';
 import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
-import type { BloomEngine } from '#domain/bloom/engine';
-import type { BloomRunDeps } from '#domain/bloom/runs';
+import type { BloomEngine } from '#domain/bloom/ports';
+import { refreshBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
 import type { RunDeps } from '#domain/runs/deps';
+import type { ReadRunDeps } from '#domain/runs/read';
 import { BLOOM_ENV, BLOOM_WORKGROUP_ENV, TRINO_HEAP_ENV, TRINO_HOME_ENV } from './bloom-env.ts';
 import { getConfig, REPO_ROOT } from './config.ts';
-import { runDeps } from './container-runs.ts';
+import { catalog, lakeStorage, queryEngine } from './container-lake.ts';
+import { runDeps, runStore } from './container-runs.ts';
 import { once } from './once.ts';
 
 /** The Trino release scripts/setup.mjs installs. */
@@ -88,4 +90,26 @@ export const bloomRunDeps = once(
       bloom: { get: () => bloomEngine() },
       meteredByPlatform: { value: false },
     }) as RunDeps & BloomRunDeps,
+);
+
+/**
+ * What reading a run needs (`GET /api/v1/runs/{run_id}`). Members resolve on first access: a run
+ * read from the store alone builds no bloom engine and no DuckDB.
+ */
+export const readRunDeps = once(
+  (): ReadRunDeps => ({
+    get runs() {
+      return runStore();
+    },
+    bloom: { refresh: (run) => refreshBloomRun(bloomRunDeps(), run) },
+    get catalog() {
+      return catalog();
+    },
+    get storage() {
+      return lakeStorage();
+    },
+    get engine() {
+      return queryEngine();
+    },
+  }),
 );

@@ -8,12 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { submitBloomRun } from '#domain/bloom/runs';
-import type { BloomSubmitter, RoutedQueryDeps, SparkSubmitter } from '#domain/query/routed-query';
+import type { BloomSubmitter, SparkSubmitter } from '#domain/query/ports';
+import type { RoutedQueryDeps } from '#domain/query/routed-query';
 import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
 import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
 import { s3SecretStatements } from '#adapters/duckdb/s3-secret';
-import { polarsEngineOf } from '#domain/polars/index';
-import { submitSparkRun } from '#domain/runs/submit';
+import { polarsEngineOf } from '#domain/polars/routed-engine';
+import { submitPlannedSparkRun } from '#domain/runs/submit';
 import { bloomAvailability, bloomRunDeps } from './container-bloom.ts';
 import { getConfig } from './config.ts';
 import { lineageSink, orgStore } from './container.ts';
@@ -23,18 +24,11 @@ import { runDeps } from './container-runs.ts';
 import { logger } from './observability.ts';
 import { once } from './once.ts';
 
-/** Spark runs through the runs use case, with the run id the router chose (a batch read names its results table after it). */
-const sparkSubmitter: SparkSubmitter = {
-  submit: (orgId, request, runId) => {
-    const deps = runDeps();
-    // A view of the run dependencies whose `newRunId` is the router's; the rest resolve lazily as before.
-    const withRunId = Object.create(deps, { newRunId: { value: () => runId } }) as typeof deps;
-    return submitSparkRun(withRunId, orgId, request);
-  },
-};
+/** Spark runs through the runs use case, as the router planned them (a batch read names its results table after the run id). */
+const sparkSubmitter: SparkSubmitter = { submit: (run, runId) => submitPlannedSparkRun(runDeps(), run, runId) };
 
-/** Bloom runs through the bloom run use case (`container-bloom.ts`), with the run id the router chose. */
-const bloomSubmitter: BloomSubmitter = { submit: (orgId, request, runId) => submitBloomRun(bloomRunDeps(), orgId, request, runId) };
+/** Bloom runs through the bloom run use case (`container-bloom.ts`), as the router planned them. */
+const bloomSubmitter: BloomSubmitter = { submit: (read, runId) => submitBloomRun(bloomRunDeps(), read, runId) };
 
 /** Everything the routed query needs. */
 export const routedQueryDeps = once((): RoutedQueryDeps => {

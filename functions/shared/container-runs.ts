@@ -13,7 +13,7 @@ import { EmrServerlessEngine } from '#adapters/aws/emr-serverless';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { LocalSparkEngine } from '#adapters/local/spark-submit';
 import { ServiceUnavailableError } from '#domain/errors';
-import { EventStoreLineageSink } from '#domain/lineage-capture/index';
+import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
 import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
 import { startRun } from '#domain/runs/start';

@@ -12,13 +12,14 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Authorizer } from '#domain/auth/authorize';
 import type { BlobStore, EventStore } from '#domain/lineage/ports';
-import type { KeyStore, OrgStore } from '#domain/orgs/org';
+import type { KeyStore, OrgStore } from '#domain/orgs/ports';
 import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
 import { S3BlobStore } from '#adapters/blob/s3-blob-store';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
-import { EventStoreLineageSink, type LineageSink } from '#domain/lineage-capture/index';
+import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
+import type { LineageSink } from '#domain/lineage-capture/ports';
 import { createDocumentClient, createDynamoClient } from './clients.ts';
 import { getConfig, tableName } from './config.ts';
 import { once } from './once.ts';

@@ -70,3 +70,11 @@ export type OutcomeListener = (runId: string, outcome: RunOutcome) => Promise<vo
 
 /** Receives the start of a queued run from engines that queue runs themselves (the local one). */
 export type StartListener = (runId: string, handle: EngineHandle) => Promise<void>;
+
+/**
+ * Port: brings a RUNNING run of an engine that is polled rather than supervised (bloom: nothing
+ * reports a statement's end, so each read of the run asks its platform) up to date.
+ */
+export interface RunPoller {
+  refresh(run: Run): Promise<Run>;
+}
