@@ -5,8 +5,8 @@
  * current metadata file, the table's location, its schema).
  */
 import type { CatalogTable, LakeStorage } from './ports.ts';
-import { describeTable, type TableDescription } from '../lake/describe.ts';
-import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import { describeTable, type TableDescription } from './describe.ts';
+import { DEFAULT_CATALOG, type TableName } from './names.ts';
 import type { LakeDataset } from '../lineage-capture/datasets.ts';
 import type { QualifiedName, ResolveTable, TableRef } from '../sql/types.ts';
 import type { EngineTable } from './engine.ts';
