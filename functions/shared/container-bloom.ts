@@ -16,10 +16,11 @@ import type { BloomEngine } from '#domain/bloom/ports';
 import { refreshBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
 import type { RunDeps } from '#domain/runs/deps';
 import type { ReadRunDeps } from '#domain/runs/read';
+import type { Run } from '#domain/runs/run';
 import { BLOOM_ENV, BLOOM_WORKGROUP_ENV, TRINO_HEAP_ENV, TRINO_HOME_ENV } from './bloom-env.ts';
 import { getConfig, REPO_ROOT } from './config.ts';
-import { catalog, lakeStorage, queryEngine } from './container-lake.ts';
-import { runDeps, runStore } from './container-runs.ts';
+import { queryEngine } from './container-lake.ts';
+import { runDeps } from './container-runs.ts';
 import { once } from './once.ts';
 
 /** The Trino release scripts/setup.mjs installs. */
@@ -93,23 +94,13 @@ export const bloomRunDeps = once(
 );
 
 /**
- * What reading a run needs (`GET /api/v1/runs/{run_id}`). Members resolve on first access: a run
- * read from the store alone builds no bloom engine and no DuckDB.
+ * What reading a run needs (`GET /api/v1/runs/{run_id}`): a view over `runDeps()` (its members stay
+ * lazy: a run read from the store alone builds no bloom engine and no DuckDB).
  */
 export const readRunDeps = once(
-  (): ReadRunDeps => ({
-    get runs() {
-      return runStore();
-    },
-    bloom: { refresh: (run) => refreshBloomRun(bloomRunDeps(), run) },
-    get catalog() {
-      return catalog();
-    },
-    get storage() {
-      return lakeStorage();
-    },
-    get engine() {
-      return queryEngine();
-    },
-  }),
+  (): ReadRunDeps =>
+    Object.create(runDeps(), {
+      bloom: { value: { refresh: (run: Run) => refreshBloomRun(bloomRunDeps(), run) } },
+      duckdb: { get: () => queryEngine() },
+    }) as ReadRunDeps,
 );

@@ -55,7 +55,8 @@ export const parseResultsPage = (params: Readonly<Record<string, string | undefi
 export interface RunResultsDeps {
   readonly catalog: Pick<Catalog, 'listTables'>;
   readonly storage: LakeStorage;
-  readonly engine: QueryEngine;
+  /** Reads the page (the router's DuckDB). */
+  readonly duckdb: QueryEngine;
 }
 
 /** Time for reading one page (API Gateway gives the request 29 s). */
@@ -72,7 +73,7 @@ export async function readRunResults(deps: RunResultsDeps, run: Run, page: Resul
   const found = findTable(await deps.catalog.listTables(run.orgId), run.outputTable);
   if (!found) return undefined;
   const table = await loadTable(deps.storage, found);
-  const ran = await deps.engine.run({
+  const ran = await deps.duckdb.run({
     owner: run.orgId,
     // Both numbers are checked whole numbers; the engine runs only a single SELECT.
     sql: `${readSavedSql(table.engine.name)} LIMIT ${page.limit} OFFSET ${page.offset}`,

@@ -15,22 +15,16 @@ import type { BloomSubmitter, PolarsEngine, PolarsRunRequest, SparkSubmitter } f
 import { runRoutedQuery, type RoutedQueryDeps } from '#domain/query/routed-query';
 import { checkRoutedRequest, type RoutedQueryBody } from '#domain/routing/request';
 import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
+import { machineType, type MachineType } from '#domain/runs/machine-types';
 import { resultsTableOf } from '#domain/runs/results';
 import type { ComputeUsed, Run } from '#domain/runs/run';
 import type { PlannedSparkRun } from '#domain/runs/submit';
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
 import { FakeEngine, MemoryLake, MemorySink } from '../lake/fakes.ts';
+import { FakeSparkEngine } from '../runs/fakes.ts';
 
-const COMPUTE: ComputeUsed = {
-  requested: { driverMachineType: 'spark.1.b', executorMachineType: 'spark.1.b', executors: 1 },
-  platform: 'local',
-  driver: { vcpus: 1, memoryGb: 4 },
-  executor: { vcpus: 1, memoryGb: 4 },
-  executors: 1,
-  billedVcpus: 2,
-  scaledDown: false,
-  sparkConf: {},
-};
+const SPARK_1B = machineType('spark.1.b') as MachineType;
+const COMPUTE: ComputeUsed = new FakeSparkEngine().size({ driver: SPARK_1B, executor: SPARK_1B, executors: 1 });
 
 const runOf = (runId: string, orgId: string, engine: 'spark' | 'bloom', sql: string): Run => ({
   runId,

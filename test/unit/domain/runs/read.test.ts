@@ -58,7 +58,7 @@ beforeEach(async () => {
   world = runWorld();
   engine = new FakeEngine();
   poller = new EndingPoller(world);
-  deps = { runs: world.runs, bloom: poller, catalog: world.lake, storage: world.lake, engine };
+  deps = { runs: world.runs, bloom: poller, catalog: world.lake, storage: world.lake, duckdb: engine };
   await world.orgs.create(payingOrg(ORG));
   // The bloom run's CTAS created its results table.
   world.lake.commit(ORG, resultsTableOf(RUN), RUN, { 'total-records': '3' });
