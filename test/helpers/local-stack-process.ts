@@ -66,7 +66,8 @@ export const startStackProcess = (home: string, port = 0, extraEnv: Record<strin
         stop: () =>
           new Promise((done) => {
             stopping = true;
-            if (child.exitCode !== null) return done(child.exitCode);
+            // A child killed by a signal has no exit code, only its signal: it has exited all the same.
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
             child.once('exit', (code) => done(code));
             child.kill('SIGINT');
           }),
