@@ -22,7 +22,7 @@ import { TrinoBloomEngine } from '#adapters/trino/bloom-engine';
 import { findTrinoJava } from '#adapters/trino/java';
 import { LocalTrinoServer } from '#adapters/trino/server';
 import { TRINO_VERSION } from '#composition/config';
-import { analyzeSql } from '#domain/sql/index';
+import { analyzeSql } from '#domain/sql/analyze';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
 import { callStack, machine, quantile } from './bench-util.ts';
 import { portableTpchQueries } from './tpch-queries.ts';

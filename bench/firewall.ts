@@ -7,7 +7,8 @@
  * The firewall runs on every query of every engine before anything else, so its cost is a fixed
  * part of every request's overhead (the legacy endpoint's target is ≤ 30 ms p50 in all).
  */
-import { analyzeSql, type SqlDialect } from '#domain/sql/index';
+import { analyzeSql } from '#domain/sql/analyze';
+import type { SqlDialect } from '#domain/sql/types';
 import { orgOptions } from '../test/unit/domain/sql/org-catalog.ts';
 import { TPCH_QUERIES } from '../test/unit/domain/sql/tpch-queries.ts';
 import { machine } from './bench-util.ts';

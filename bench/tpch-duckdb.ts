@@ -26,7 +26,7 @@ import { jsonConverter } from '#adapters/duckdb/json-values';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import { PLANS } from '#domain/orgs/plans';
-import { engineSizing, sandboxOf } from '#domain/query/sandbox';
+import { engineSizing, sandboxOf } from '#domain/lake/sandbox';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
 import { tpchQueries } from './tpch-queries.ts';
 import { machine, quantile } from './bench-util.ts';

@@ -9,13 +9,13 @@
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { KeyStore, OrgStore } from '#domain/orgs/org';
+import type { KeyStore, OrgStore } from '#domain/orgs/ports';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { LambdaLakeWriter } from '#adapters/aws/lambda-lake-writer';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
-import type { LakeWriter } from '#domain/lake/catalog';
+import type { LakeWriter } from '#domain/lake/ports';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
 import { loadConfig, REPO_ROOT, tableName, type LocalConfig } from '#composition/config';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#composition/env-names';

@@ -34,7 +34,7 @@ import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
-import { EventStoreLineageSink } from '#domain/lineage-capture/index';
+import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
 import { EVENTS_TABLE, KEYS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { tableName, type AwsConfig } from './config.ts';
 import {

@@ -8,10 +8,11 @@
  */
 import type { Authorizer } from '#domain/auth/authorize';
 import type { BloomRunDeps } from '#domain/bloom/runs';
-import type { PolarsDeps } from '#domain/polars/index';
+import type { PolarsDeps } from '#domain/polars/run-polars';
 import type { LegacyQueryDeps } from '#domain/query/legacy-query';
 import type { RoutedQueryDeps } from '#domain/query/routed-query';
 import type { RunDeps } from '#domain/runs/deps';
+import type { ReadRunDeps } from '#domain/runs/read';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
 import * as aws from './aws.ts';
 import { logger } from '#shared/observability';
@@ -19,7 +20,7 @@ import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './con
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
 import type { AwsRoot, BloomPorts, LakePorts, LocalRoot, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
-import { authorizerOf, bloomRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
+import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
 
 // Compile-time only: each profile's module exports a builder for every group.
 type Satisfies<T, _U extends T> = true;
@@ -60,6 +61,8 @@ export const authorizer = /* @__PURE__ */ lazilyUntilFailed((): Promise<Authoriz
 export const runDeps = /* @__PURE__ */ lazily((): RunDeps => runDepsOf({ platform, lake, spark }));
 /** Bloom runs. */
 export const bloomRunDeps = /* @__PURE__ */ lazily((): BloomRunDeps => bloomRunDepsOf({ platform, lake, spark, bloom }));
+/** Reading a run (a view over the run store, the bloom poller and the router's DuckDB; each built on first use). */
+export const readRunDeps = /* @__PURE__ */ lazily((): ReadRunDeps => readRunDepsOf({ platform, lake, spark, bloom }));
 /** The legacy warehouse query. */
 export const legacyQueryDeps = /* @__PURE__ */ lazily((): LegacyQueryDeps => legacyQueryDepsOf({ platform, lake }));
 /** The routed query. */

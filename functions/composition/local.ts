@@ -25,7 +25,7 @@ import { TrinoBloomEngine } from '#adapters/trino/bloom-engine';
 import { findTrinoJava } from '#adapters/trino/java';
 import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
 import { ServiceUnavailableError } from '#domain/errors';
-import { EventStoreLineageSink } from '#domain/lineage-capture/index';
+import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
 import { logger } from '#shared/observability';
 import { EVENTS_TABLE, KEYS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';

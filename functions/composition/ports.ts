@@ -6,14 +6,14 @@
  * listing function carries no Glue, EMR or SQL parser), and every member is built on first use.
  */
 import type { DuckDBQueryEngine } from '#adapters/duckdb/engine';
-import type { BloomEngine } from '#domain/bloom/engine';
-import type { Catalog, LakeStorage, LakeWriter } from '#domain/lake/catalog';
+import type { BloomEngine } from '#domain/bloom/ports';
+import type { Catalog, LakeStorage, LakeWriter, ScratchSpace } from '#domain/lake/ports';
 import type { EventStore } from '#domain/lineage/ports';
-import type { CatalogKind, LineageSink } from '#domain/lineage-capture/index';
-import type { KeyStore, OrgStore } from '#domain/orgs/org';
-import type { PolarsSandbox } from '#domain/polars/sandbox';
-import type { ScratchSpace } from '#domain/query/legacy-query';
-import type { ManifestReader } from '#domain/routing/partition-pruning';
+import type { CatalogKind } from '#domain/lineage-capture/datasets';
+import type { LineageSink } from '#domain/lineage-capture/ports';
+import type { KeyStore, OrgStore } from '#domain/orgs/ports';
+import type { PolarsSandbox } from '#domain/polars/ports';
+import type { ManifestReader } from '#domain/routing/ports';
 import type { OutcomeListener, RunStateReports, RunStore, SparkEngine, StartListener } from '#domain/runs/ports';
 import type { AwsConfig, LocalConfig } from './config.ts';
 

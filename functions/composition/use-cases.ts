@@ -6,16 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Authorizer } from '#domain/auth/authorize';
-import { submitBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
-import { polarsEngineOf, type PolarsDeps } from '#domain/polars/index';
+import { refreshBloomRun, submitBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
+import { polarsEngineOf } from '#domain/polars/routed-engine';
+import type { PolarsDeps } from '#domain/polars/run-polars';
 import type { LegacyQueryDeps } from '#domain/query/legacy-query';
-import type { BloomSubmitter, RoutedQueryDeps, SparkSubmitter } from '#domain/query/routed-query';
+import type { BloomSubmitter, SparkSubmitter } from '#domain/query/ports';
+import type { RoutedQueryDeps } from '#domain/query/routed-query';
 import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
 import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
 import { startRun } from '#domain/runs/start';
-import { submitSparkRun } from '#domain/runs/submit';
+import type { ReadRunDeps } from '#domain/runs/read';
+import { submitPlannedSparkRun } from '#domain/runs/submit';
 import { logger } from '#shared/observability';
 import type { Config } from './config.ts';
 import { builtOnFirstUse } from './lazy.ts';
@@ -41,7 +44,7 @@ export const authorizerOf = async (g: Pick<Groups, 'config' | 'platform'>): Prom
 };
 
 /** The members every run use case reads, as builders (bloom runs add their engine to them). */
-const runMembers = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>, newRunId: () => string) => ({
+const runMembers = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>) => ({
   runs: () => g.spark().runs,
   orgs: () => g.platform().orgs,
   catalog: () => g.lake().catalog,
@@ -50,16 +53,16 @@ const runMembers = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>, newRunId: ()
   lineage: () => g.platform().lineage,
   warn: () => warn,
   now: () => () => new Date(),
-  newRunId: () => newRunId,
+  newRunId: () => randomUUID,
 });
 
 /** The run use cases (submit, start, finish, abort, recover, read). */
-export const runDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>, newRunId: () => string = randomUUID): RunDeps =>
-  builtOnFirstUse<RunDeps>({ ...runMembers(g, newRunId), meteredByPlatform: () => g.spark().meteredByPlatform });
+export const runDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>): RunDeps =>
+  builtOnFirstUse<RunDeps>({ ...runMembers(g), meteredByPlatform: () => g.spark().meteredByPlatform });
 
 /** Bloom runs: the run use cases plus the bloom engine, metered by the wall clock in both profiles (Athena bills bytes, not runs). */
 export const bloomRunDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark' | 'bloom'>): BloomRunDeps =>
-  builtOnFirstUse<BloomRunDeps>({ ...runMembers(g, randomUUID), meteredByPlatform: () => false, bloom: () => g.bloom().engine });
+  builtOnFirstUse<BloomRunDeps>({ ...runMembers(g), meteredByPlatform: () => false, bloom: () => g.bloom().engine });
 
 /** What the local Spark engine reports, fed into the run use cases. */
 export const sparkHooksOf = (runDeps: () => RunDeps): SparkHooks => ({
@@ -86,10 +89,23 @@ export const legacyQueryDepsOf = (g: Pick<Groups, 'platform' | 'lake'>): LegacyQ
     newRunId: () => randomUUID,
   });
 
-/** The routed query: DuckDB and polars answer in the request; Spark and bloom runs are submitted with the run id the router chose. */
+/**
+ * Reading a run (`GET /api/v1/runs/{run_id}`): a RUNNING bloom run is polled through the bloom run
+ * use case; a completed batch read's page is read with the router's DuckDB.
+ */
+export const readRunDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark' | 'bloom'>): ReadRunDeps =>
+  builtOnFirstUse<ReadRunDeps>({
+    runs: () => g.spark().runs,
+    bloom: () => ({ refresh: (run) => refreshBloomRun(bloomRunDepsOf(g), run) }),
+    catalog: () => g.lake().catalog,
+    storage: () => g.lake().storage,
+    duckdb: () => g.lake().duckdb,
+  });
+
+/** The routed query: DuckDB and polars answer in the request; Spark and bloom runs are submitted as the router planned them, with its run id. */
 export const routedQueryDepsOf = (g: Groups): RoutedQueryDeps => {
-  const spark: SparkSubmitter = { submit: (orgId, request, runId) => submitSparkRun(runDepsOf(g, () => runId), orgId, request) };
-  const bloom: BloomSubmitter = { submit: (orgId, request, runId) => submitBloomRun(bloomRunDepsOf(g), orgId, request, runId) };
+  const spark: SparkSubmitter = { submit: (run, runId) => submitPlannedSparkRun(runDepsOf(g), run, runId) };
+  const bloom: BloomSubmitter = { submit: (read, runId) => submitBloomRun(bloomRunDepsOf(g), read, runId) };
   const limit = g.config().routingInteractiveLimitBytes;
   return builtOnFirstUse<RoutedQueryDeps>({
     orgs: () => g.platform().orgs,

@@ -4,7 +4,7 @@
  * run in an isolated sandbox (a warm bubblewrap worker locally, a Python Lambda per tier in AWS),
  * answering the contract's `PolarsResponse`; 4xx bodies are `{error, details}`.
  */
-import { runPolars } from '#domain/polars/index';
+import { runPolars } from '#domain/polars/run-polars';
 import { polarsDeps, warmPolarsSandbox } from '#composition/index';
 import { PostWarehousePolars } from '#shared/contracts';
 import { httpHandler } from '#shared/middleware';

@@ -19,6 +19,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#domain/errors';
+import { isTransientInfrastructureError } from '#adapters/transient-errors';
 import type { ErrorStyle } from './routes.ts';
 
 /** A response before serialization. */
@@ -45,20 +46,6 @@ const STATUS: ReadonlyArray<[new (...args: never[]) => DomainError, number]> = [
 
 /** HTTP status of a domain error. */
 export const statusOf = (err: DomainError): number => STATUS.find(([cls]) => err instanceof cls)?.[1] ?? 500;
-
-/** Whether an infrastructure error means "try again later" (store outage, throttling, timeouts). */
-export const isTransientInfrastructureError = (err: unknown): boolean => {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-  const transientNames = ['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable', 'TimeoutError'];
-  const transientCodes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'];
-  return (
-    e.$retryable !== undefined ||
-    transientNames.includes(e.name ?? '') ||
-    transientCodes.includes(e.code ?? '') ||
-    (e.$metadata?.httpStatusCode ?? 0) >= 500
-  );
-};
 
 /** Turns any thrown value into the response of an endpoint with the given error style. */
 export const errorResponse = (err: unknown, style: ErrorStyle): HttpResult => {

@@ -12,7 +12,7 @@ import { parseListQuery } from '#domain/lineage/list-query';
 import type { EventListQuery, EventRecord } from '#domain/lineage/ports';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
 import { localTableName } from '#composition/config';
-import { isTransientInfrastructureError } from '#shared/http-errors';
+import { isTransientInfrastructureError } from '#adapters/transient-errors';
 import { EVENTS_TABLE } from '#shared/table-definitions';
 import { example } from '../unit/domain/lineage/examples.ts';
 import { dataset, eventText, seededRandom, referencePage, type ReferenceEvent } from './lineage-fixtures.ts';

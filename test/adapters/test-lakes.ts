@@ -14,7 +14,7 @@ import { inject } from 'vitest';
 import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
-import type { Catalog, LakeStorage, LakeWriter } from '#domain/lake/catalog';
+import type { Catalog, LakeStorage, LakeWriter } from '#domain/lake/ports';
 import { createEmulatedLake } from '../aws/emulated-lake.ts';
 import { REPO_ROOT } from '../aws/emulator.ts';
 import { PRODUCT_PYTHON } from '../aws/lambda-stand-in.ts';

@@ -32,13 +32,16 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** A fresh temporary state directory. */
 export const tempHome = (label = 'stack'): string => mkdtempSync(path.join(tmpdir(), `lakeline-${label}-`));
 
-/** Starts `tsx local/main.ts --port <port> --home <home>`; resolves once it printed its base URL. */
-export const startStackProcess = (home: string, port = 0, extraEnv: Record<string, string> = {}): Promise<StackProcess> =>
+/**
+ * Starts `tsx local/main.ts --port <port> --home <home>` in `root` (this checkout by default; a
+ * benchmark may start another tree's stack); resolves once it printed its base URL.
+ */
+export const startStackProcess = (home: string, port = 0, extraEnv: Record<string, string> = {}, root = REPO_ROOT): Promise<StackProcess> =>
   new Promise((resolve, reject) => {
     // LAKELINE_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the stack process there (benchmarks).
     const profile = process.env.LAKELINE_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LAKELINE_CPU_PROF_DIR}`] : [];
     const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'local/main.ts', '--port', String(port), '--home', home], {
-      cwd: REPO_ROOT,
+      cwd: root,
       env: { ...process.env, LAKELINE_LOG_LEVEL: 'warn', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -63,7 +66,8 @@ export const startStackProcess = (home: string, port = 0, extraEnv: Record<strin
         stop: () =>
           new Promise((done) => {
             stopping = true;
-            if (child.exitCode !== null) return done(child.exitCode);
+            // A child killed by a signal has no exit code, only its signal: it has exited all the same.
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
             child.once('exit', (code) => done(code));
             child.kill('SIGINT');
           }),

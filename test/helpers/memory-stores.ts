@@ -5,7 +5,8 @@
  * kept) and count calls, so tests can assert how often the authorizer reads or writes.
  */
 import { ConflictError, NotFoundError } from '#domain/errors';
-import type { ApiKeyRecord, KeyStore, Org, OrgStore } from '#domain/orgs/org';
+import type { ApiKeyRecord, Org } from '#domain/orgs/org';
+import type { KeyStore, OrgStore } from '#domain/orgs/ports';
 import type { Engine } from '#domain/orgs/plans';
 
 /** Calls made to a store, by method name. */

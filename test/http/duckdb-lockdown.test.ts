@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hostCapacity, DuckDBQueryEngine, type LockedSandbox } from '#adapters/duckdb/engine';
 import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
-import type { EngineTable } from '#domain/query/engine';
-import { QueryLimitError, QuerySqlError } from '#domain/query/errors';
-import { loadTable } from '#domain/query/lake-tables';
-import { engineSizing, sandboxOf } from '#domain/query/sandbox';
+import type { EngineTable } from '#domain/lake/engine';
+import { QueryLimitError, QuerySqlError } from '#domain/lake/engine-errors';
+import { loadTable } from '#domain/lake/query-tables';
+import { engineSizing, sandboxOf } from '#domain/lake/sandbox';
 import { REPO_ROOT } from '../helpers/local-stack-process.ts';
 
 const stack = inject('stack');

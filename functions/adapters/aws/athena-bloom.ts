@@ -17,10 +17,11 @@ import {
   type ColumnInfo,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
-import type { BloomAnswer, BloomEngine, BloomHandle, BloomQuery, BloomQueryLimits, BloomStatus } from '#domain/bloom/engine';
+import type { BloomAnswer, BloomHandle, BloomQuery, BloomQueryLimits, BloomStatus } from '#domain/bloom/engine';
+import type { BloomEngine } from '#domain/bloom/ports';
 import { qualifyTables, quoteTrino, resultsTableAs } from '#domain/bloom/qualify';
 import { ExecutionError, ValidationError } from '#domain/errors';
-import type { TabularResult } from '#domain/query/engine';
+import type { TabularResult } from '#domain/lake/engine';
 import { catalogNameForOrg, type TableName } from '#domain/lake/names';
 import { glueDatabaseName } from './glue-catalog.ts';
 

@@ -16,7 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CapabilityError, ServiceUnavailableError, ValidationError } from '#domain/errors';
-import { sandboxRequest, type PolarsSandbox, type SandboxResult, type SandboxRun } from '#domain/polars/sandbox';
+import { sandboxRequest, type SandboxResult, type SandboxRun } from '#domain/polars/sandbox';
+import type { PolarsSandbox } from '#domain/polars/ports';
 import type { SandboxCredentialIssuer, SandboxTransport } from './polars-sandbox-transport.ts';
 
 /** The sandbox's answer (`execute.run_request`, or the zygote's for a run that died). */

@@ -5,7 +5,7 @@
  * namespace `ns` is the Glue database `org_<id>__ns` (the same rule as the lake writer's).
  */
 import { GetTableCommand, GetTablesCommand, EntityNotFoundException, paginateGetDatabases, type GlueClient } from '@aws-sdk/client-glue';
-import type { Catalog, CatalogTable } from '#domain/lake/catalog';
+import type { Catalog, CatalogTable } from '#domain/lake/ports';
 import { catalogNameForOrg, type TableName } from '#domain/lake/names';
 
 /** The Glue database of an org's namespace. */

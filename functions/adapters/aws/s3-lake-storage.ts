@@ -3,7 +3,7 @@
  * The AWS LakeStorage: lake files are S3 objects (`s3://bucket/key`).
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { LakeStorage } from '#domain/lake/catalog';
+import type { LakeStorage } from '#domain/lake/ports';
 
 /** S3-backed {@link LakeStorage}. */
 export class S3LakeStorage implements LakeStorage {

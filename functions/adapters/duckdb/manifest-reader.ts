@@ -6,7 +6,7 @@
  * passed as a quoted string literal. Locally the files are on disk; in AWS `httpfs` and the S3
  * secret statements reach S3 with the function's role.
  */
-import type { ManifestFile, ManifestReader } from '#domain/routing/partition-pruning';
+import type { ManifestFile, ManifestReader } from '#domain/routing/ports';
 import { openDuckDB, sqlString } from './instance.ts';
 
 /** Options of {@link DuckDBManifestReader}. */

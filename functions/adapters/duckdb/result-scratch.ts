@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ScratchSpace } from '#domain/query/legacy-query';
+import type { ScratchSpace } from '#domain/lake/ports';
 
 /** Temporary-directory {@link ScratchSpace}. */
 export class TempDirectoryScratch implements ScratchSpace {

@@ -4,8 +4,8 @@
  * tables as views in a `lakeline` catalog, the sandbox's size, and then the lock — only the tables'
  * own directories readable, no other external access, and no setting changeable afterwards.
  */
-import type { EngineTable } from '#domain/query/engine';
-import type { EngineSizing } from '#domain/query/sandbox';
+import type { EngineTable } from '#domain/lake/engine';
+import type { EngineSizing } from '#domain/lake/sandbox';
 import { DEFAULT_CATALOG } from '#domain/lake/names';
 import { sqlIdent, sqlString } from './instance.ts';
 

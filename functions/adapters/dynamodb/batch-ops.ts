@@ -5,7 +5,7 @@
  * with exponential backoff, as the DynamoDB guide asks of every batch caller.
  */
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isTransientInfrastructureError } from '#shared/http-errors';
+import { isTransientInfrastructureError } from '#adapters/transient-errors';
 
 /** Most keys in one BatchGetItem. */
 export const MAX_BATCH_GET = 100;

@@ -8,7 +8,7 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BlobStore, EventListQuery, EventPage, EventRecord, EventStore, PutManyOutcome, PutOutcome } from '#domain/lineage/ports';
 import type { StoredLineageEvent } from '#domain/lineage/types';
-import { isTransientInfrastructureError } from '#shared/http-errors';
+import { isTransientInfrastructureError } from '#adapters/transient-errors';
 import { batchGetAll, batchPutAll, mapConcurrent } from './batch-ops.ts';
 import { BODY_ATTRIBUTES, blobKeyOf, decodeEvent, encodeEvent, eventPk, paddedSize, type EncodedEvent } from './event-item.ts';
 import { listingKey, planQuery, resumePlan, usesNameDirectory, type QueryPlan } from './event-query.ts';

@@ -5,7 +5,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#domain/errors';
-import type { ApiKeyRecord, KeyStore } from '#domain/orgs/org';
+import type { ApiKeyRecord } from '#domain/orgs/org';
+import type { KeyStore } from '#domain/orgs/ports';
 
 /** DynamoDB-backed {@link KeyStore}. */
 export class DynamoKeyStore implements KeyStore {

@@ -5,7 +5,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#domain/errors';
-import type { Org, OrgStore } from '#domain/orgs/org';
+import type { Org } from '#domain/orgs/org';
+import type { OrgStore } from '#domain/orgs/ports';
 import type { Engine } from '#domain/orgs/plans';
 
 /** DynamoDB-backed {@link OrgStore}. */

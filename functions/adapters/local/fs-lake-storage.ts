@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { LakeStorage } from '#domain/lake/catalog';
+import type { LakeStorage } from '#domain/lake/ports';
 
 /** Reads `file://` URIs and plain paths. */
 export class FsLakeStorage implements LakeStorage {

@@ -20,7 +20,8 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { ServiceUnavailableError, ValidationError } from '#domain/errors';
-import { sandboxRequest, type PolarsSandbox, type PolarsTier, type SandboxResult, type SandboxRun } from '#domain/polars/sandbox';
+import { sandboxRequest, type PolarsTier, type SandboxResult, type SandboxRun } from '#domain/polars/sandbox';
+import type { PolarsSandbox } from '#domain/polars/ports';
 import { bwrapArgs, SANDBOX_CODE_DIR, SANDBOX_INBOX, SANDBOX_SCRATCH, type BwrapLayout } from './bwrap-args.ts';
 import { seccompFilter } from './seccomp.ts';
 

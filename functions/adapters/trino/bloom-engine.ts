@@ -8,7 +8,8 @@
  * `nextUri`, and the server may still be starting); its state is kept here. The Trino user of a statement is the org's catalog name.
  */
 import { randomUUID } from 'node:crypto';
-import type { BloomAnswer, BloomEngine, BloomHandle, BloomQuery, BloomQueryLimits, BloomStatus } from '#domain/bloom/engine';
+import type { BloomAnswer, BloomHandle, BloomQuery, BloomQueryLimits, BloomStatus } from '#domain/bloom/engine';
+import type { BloomEngine } from '#domain/bloom/ports';
 import { qualifyTables, quoteTrino, resultsTableAs } from '#domain/bloom/qualify';
 import { ExecutionError, ValidationError } from '#domain/errors';
 import { catalogNameForOrg, type TableName } from '#domain/lake/names';

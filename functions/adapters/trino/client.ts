@@ -7,7 +7,7 @@
  * {@link TrinoStatement}. No session catalog is set: every table must be fully qualified
  * (`bloom/qualify.ts`), so an unqualified name resolves nowhere.
  */
-import type { TabularResult } from '#domain/query/engine';
+import type { TabularResult } from '#domain/lake/engine';
 
 /** One response document of the protocol (the fields this client reads). */
 interface TrinoResponse {

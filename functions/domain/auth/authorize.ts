@@ -5,7 +5,8 @@
  * cache cannot be used (see docs/adr/0005-authorizer-always-authorizes.md); revocation therefore takes effect
  * within the cache lifetime ({@link KEY_CACHE_TTL_MS} unless configured otherwise).
  */
-import type { KeyStore, OrgStore, ApiKeyRecord } from '../orgs/org.ts';
+import type { ApiKeyRecord } from '../orgs/org.ts';
+import type { KeyStore, OrgStore } from '../orgs/ports.ts';
 import { parseApiKey, secretMatches } from './api-key.ts';
 import type { Principal } from './principal.ts';
 import { findSessionCookie, verifySessionToken } from './session.ts';

@@ -1,13 +1,10 @@
 /**
  * @module bloom/engine
- * The port of the bloom engine: metered distributed SQL over the lake for reads too large for the
- * router's DuckDB that need no Spark job. Amazon Athena (engine version 3, i.e. Trino) serves it in
- * AWS, a local Trino server in the local profile (`functions/adapters/aws/athena-bloom.ts`,
- * `functions/adapters/trino/bloom-engine.ts`). The use cases see only this port: start a
- * statement, ask for its state, cancel it, or run one to its end and page its rows.
+ * What the bloom engine (its port, `BloomEngine`, is in `ports.ts`) is given and answers: one
+ * statement, where a started one lives, its state, and the rows of a statement run to its end.
  */
 import type { TableName } from '../lake/names.ts';
-import type { TabularResult } from '../query/engine.ts';
+import type { TabularResult } from '../lake/engine.ts';
 
 /** One statement for bloom, already through the SQL firewall in Trino mode. */
 export interface BloomQuery {
@@ -57,24 +54,4 @@ export interface BloomAnswer {
   readonly results: TabularResult;
   readonly executionMs: number;
   readonly scannedBytes?: number;
-}
-
-/** Port: the bloom engine. */
-export interface BloomEngine {
-  /** `trino-local` or `athena`: where statements go (recorded on each run). */
-  readonly platform: string;
-  /** The engine name and version for lineage (`processing_engine`). */
-  version(): Promise<string>;
-  /** Starts a statement (a run's `CREATE TABLE … AS`); resolves once the platform accepted it. */
-  start(query: BloomQuery): Promise<BloomHandle>;
-  /** The statement's state now. */
-  status(handle: BloomHandle): Promise<BloomStatus>;
-  /** Stops a statement (idempotent: one that already ended is fine). */
-  cancel(handle: BloomHandle): Promise<void>;
-  /**
-   * Runs a read to its end and returns its rows (benchmarks, and the engine's own checks).
-   * @throws {ValidationError} (400) when the engine rejects the SQL
-   * @throws {ExecutionError} (500) when it fails running it, or exceeds the limits
-   */
-  query(query: BloomQuery, limits: BloomQueryLimits): Promise<BloomAnswer>;
 }

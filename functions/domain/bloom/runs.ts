@@ -8,39 +8,40 @@
  * statement's state and ends the run when the statement has ended (the caller polls anyway, and
  * both Athena and the local Trino keep the state to ask for).
  */
-import { DomainError, ExecutionError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import { qualifiedName } from '../lake/names.ts';
+import type { LoadedTable } from '../lake/query-tables.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
+import type { JobIdentity } from '../lineage-capture/query-job.ts';
+import type { Org } from '../orgs/org.ts';
 import { requireComputeAccess } from '../orgs/plans.ts';
-import type { JobIdentity } from '../query/job.ts';
-import { catalogResolver, loadInputTables } from '../query/lake-tables.ts';
-import { RESULTS_NAMESPACE } from '../routing/request.ts';
 import { abortRun } from '../runs/abort.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { finishRun } from '../runs/finish.ts';
+import { recordStart } from '../runs/lineage.ts';
 import { meterRun, wallClockVcpuSeconds } from '../runs/metering.ts';
-import { recordEnd, recordStart } from '../runs/lineage.ts';
 import type { SparkEngine } from '../runs/ports.ts';
+import { resultsTableOf } from '../runs/results.ts';
 import type { ComputeUsed, Run } from '../runs/run.ts';
-import { analyzeSql } from '../sql/index.ts';
-import type { BloomEngine, BloomHandle } from './engine.ts';
+import { failToStart } from '../runs/submit.ts';
+import type { BloomHandle } from './engine.ts';
+import type { BloomEngine } from './ports.ts';
 
 /** The run use cases' dependencies plus the bloom engine. */
 export interface BloomRunDeps extends RunDeps {
   readonly bloom: BloomEngine;
 }
 
-/** What a bloom run is asked to do. */
-export interface BloomRunRequest {
+/** A bloom read the routed query planned: nothing of it is derived again here. */
+export interface PlannedBloomRead {
+  readonly org: Org;
   readonly job: JobIdentity;
-  /** The caller's SQL, a read. */
+  /** The caller's SQL: a read the SQL firewall accepted in Trino mode against the org's catalog. */
   readonly sql: string;
   /** vCPUs the decision sized the run at: checked against the plan and metered per second. */
   readonly vcpus: number;
+  /** Every table the SQL reads, as the firewall resolved them, loaded. */
+  readonly inputs: readonly LoadedTable[];
 }
-
-/** The results table of a run: the same rule as the routed query's Spark batch reads. */
-export const bloomResultsTable = (runId: string): TableName => ({ namespace: RESULTS_NAMESPACE, table: `r_${runId.replaceAll('-', '').toLowerCase()}` });
 
 const catalogKindOf = (platform: string): CatalogKind => (platform === 'athena' ? 'glue' : 'jdbc');
 
@@ -61,50 +62,42 @@ const bloomCompute = (platform: string, vcpus: number): ComputeUsed => ({
 });
 
 /**
- * Submits a bloom run for an org and returns it (`RUNNING`).
+ * Submits a planned bloom read for its org, under the run id the router chose, and returns the run
+ * (`RUNNING`). The statement passed the firewall in Trino mode when it was planned (no table
+ * functions, no system procedures, every table one of the caller's own).
  *
- * @throws {ValidationError} (400) refused SQL (Trino mode), or a statement that is not a read
  * @throws {PaymentRequiredError} (402) no payment method (bloom is metered)
  * @throws {ForbiddenError} (403) over the plan's sandbox cap or credit limit
  * @throws {ExecutionError} (500) the engine could not start the statement (the run ends FAIL)
  */
-export async function submitBloomRun(deps: BloomRunDeps, orgId: string, request: BloomRunRequest, runId: string): Promise<Run> {
-  const org = await deps.orgs.get(orgId);
-  if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);
-  requireComputeAccess(org, 'bloom', request.vcpus);
-  const known = await deps.catalog.listTables(orgId);
-  // Trino mode: no table functions, no system procedures, every table one of the caller's own.
-  const analysis = analyzeSql(request.sql, { dialect: 'trino', defaultCatalog: DEFAULT_CATALOG, resolveTable: catalogResolver(known) });
-  if (analysis.kind !== 'read') throw new ValidationError('query: bloom runs reads only (SELECT …); write with engine spark or a destination');
-  const inputs = await loadInputTables(deps.storage, known, analysis.inputTables);
+export async function submitBloomRun(deps: BloomRunDeps, read: PlannedBloomRead, runId: string): Promise<Run> {
+  const orgId = read.org.orgId;
+  requireComputeAccess(read.org, 'bloom', read.vcpus);
   const now = deps.now().toISOString();
-  const resultsTable = bloomResultsTable(runId);
+  const resultsTable = resultsTableOf(runId);
   const run: Run = {
     runId,
     orgId,
     engine: 'bloom',
-    job: request.job,
+    job: read.job,
     state: 'RUNNING',
     createdAt: now,
     updatedAt: now,
-    sql: request.sql,
-    inputTables: analysis.inputTables.map((t) => `${t.catalog}.${t.namespace}.${t.table}`),
+    sql: read.sql,
+    inputTables: read.inputs.map((t) => qualifiedName(t.engine.name)),
     outputTable: resultsTable,
     writeMode: 'overwrite',
     results: true,
-    compute: bloomCompute(deps.bloom.platform, request.vcpus),
-    lineage: { dialect: 'trino', engineVersion: await deps.bloom.version(), inputs: inputs.map((t) => t.dataset), catalogKind: catalogKindOf(deps.bloom.platform) },
+    compute: bloomCompute(deps.bloom.platform, read.vcpus),
+    lineage: { dialect: 'trino', engineVersion: await deps.bloom.version(), inputs: read.inputs.map((t) => t.dataset), catalogKind: catalogKindOf(deps.bloom.platform) },
   };
   await deps.runs.create(run);
   await recordStart(deps, run, deps.now());
   let handle: BloomHandle;
   try {
-    handle = await deps.bloom.start({ orgId, sql: request.sql, tables: inputs.map((t) => t.engine.name), resultsTable, label: runId });
+    handle = await deps.bloom.start({ orgId, sql: read.sql, tables: read.inputs.map((t) => t.engine.name), resultsTable, label: runId });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const ended = await deps.runs.end(runId, { state: 'FAIL', endedAt: deps.now().toISOString(), error: `bloom could not start the run: ${message}` });
-    if (ended) await recordEnd(deps, ended, deps.now());
-    throw err instanceof DomainError ? err : new ExecutionError(`bloom could not start the run: ${message}`, { cause: err });
+    throw await failToStart(deps, run, 'bloom', err);
   }
   // An abort that came in while the statement was starting has ended the run: stop the statement.
   if (!(await deps.runs.attach(runId, handle, deps.now().toISOString()))) await deps.bloom.cancel(handle);

@@ -5,7 +5,7 @@
  * locally, a Lambda invocation in AWS — so the commands and the error mapping exist once.
  */
 import { ExecutionError, ValidationError } from '../errors.ts';
-import type { LakeWrite, LakeWriteResult, LakeWriter } from './catalog.ts';
+import type { LakeWrite, LakeWriteResult, LakeWriter } from './ports.ts';
 import type { TableName } from './names.ts';
 
 /** The lake writer's answer to one request. */

@@ -3,7 +3,7 @@
  * Use cases of the tables API: list an org's tables and describe one from its Iceberg metadata.
  */
 import { NotFoundError } from '../errors.ts';
-import type { Catalog, LakeStorage } from './catalog.ts';
+import type { Catalog, LakeStorage } from './ports.ts';
 import { describeTable, type TableDescription } from './describe.ts';
 import { checkIdentifier, DEFAULT_CATALOG, type TableName } from './names.ts';
 

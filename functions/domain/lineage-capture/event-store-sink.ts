@@ -6,7 +6,7 @@
  */
 import { ingestEvent } from '../lineage/ingest.ts';
 import type { EventStore } from '../lineage/ports.ts';
-import type { LineageSink } from './sink.ts';
+import type { LineageSink } from './ports.ts';
 
 /** Stores captured events in the {@link EventStore}. */
 export class EventStoreLineageSink implements LineageSink {

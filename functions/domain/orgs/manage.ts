@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashSecret } from '../auth/api-key.ts';
 import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS } from '../auth/session.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import type { ApiKeyRecord, KeyStore, Org, OrgStore } from './org.ts';
+import type { ApiKeyRecord, Org } from './org.ts';
+import type { KeyStore, OrgStore } from './ports.ts';
 import { PLANS, PLAN_NAMES, type PlanName } from './plans.ts';
 
 /** Input of {@link createOrg}. */

@@ -1,7 +1,7 @@
 /**
- * @module org
+ * @module orgs/org
  * Organizations own everything (events, runs, keys, lake namespaces), and API keys belong to one
- * org. This module holds the records and the ports their stores implement.
+ * org. This module holds the records; the ports their stores implement are in `ports.ts`.
  */
 import type { Engine, PlanName } from './plans.ts';
 
@@ -28,27 +28,4 @@ export interface ApiKeyRecord {
   readonly createdAt: string;
   readonly revokedAt?: string;
   readonly lastUsedAt?: string;
-}
-
-/** Port: where orgs live. */
-export interface OrgStore {
-  get(orgId: string): Promise<Org | undefined>;
-  /** Creates an org; fails with ConflictError when the id exists. */
-  create(org: Org): Promise<void>;
-  list(): Promise<Org[]>;
-  /** Updates plan, payment method or credit limit. */
-  update(orgId: string, changes: Partial<Pick<Org, 'plan' | 'paymentMethod' | 'creditLimitUsd' | 'name'>>): Promise<Org>;
-  /** Adds metered usage atomically. */
-  addUsage(orgId: string, engine: Engine, vcpuSeconds: number, usd: number): Promise<void>;
-}
-
-/** Port: where API keys live. */
-export interface KeyStore {
-  get(keyId: string): Promise<ApiKeyRecord | undefined>;
-  create(record: ApiKeyRecord): Promise<void>;
-  listByOrg(orgId: string): Promise<ApiKeyRecord[]>;
-  /** Marks a key revoked; fails with NotFoundError when unknown. */
-  revoke(keyId: string, at: string): Promise<void>;
-  /** Records the last-used time. */
-  touch(keyId: string, at: string): Promise<void>;
 }

@@ -5,19 +5,20 @@
  * catalog (the SQL through the firewall, `read_*` table functions and unregistered names refused),
  * runs polars in the sandbox, writes `destination` through the lake writer and meters the usage.
  * Captures no lineage (the contract says so). The routed endpoint reuses it through {@link runPolars}
- * and {@link polarsEngineOf}.
+ * and `routed-engine.ts`.
  */
 import { CapabilityError, UnauthorizedError, ValidationError } from '../errors.ts';
-import type { Catalog, CatalogTable, LakeStorage, LakeWriter } from '../lake/catalog.ts';
+import type { Catalog, CatalogTable, LakeStorage, LakeWriter } from '../lake/ports.ts';
 import { DEFAULT_CATALOG, catalogNameForOrg, parseTableName, type TableName } from '../lake/names.ts';
-import type { OrgStore } from '../orgs/org.ts';
+import type { OrgStore } from '../orgs/ports.ts';
 import { requireComputeAccess, VCPU_SECOND_PRICE_USD } from '../orgs/plans.ts';
-import type { TabularResult } from '../query/engine.ts';
-import { findTable, loadTable } from '../query/lake-tables.ts';
+import type { TabularResult } from '../lake/engine.ts';
+import { findTable, loadTable } from '../lake/query-tables.ts';
 import { literalScans } from './script-tables.ts';
-import { analyzeSql } from '../sql/index.ts';
+import { analyzeSql } from '../sql/analyze.ts';
 import type { QualifiedName, TableRef as SqlTableRef } from '../sql/types.ts';
-import { POLARS_TIERS, type PolarsSandbox, type PolarsTier, type SandboxResult, type SandboxTable } from './sandbox.ts';
+import { POLARS_TIERS, type PolarsTier, type SandboxResult, type SandboxTable } from './sandbox.ts';
+import type { PolarsSandbox } from './ports.ts';
 
 /** A table registration as the request gives it. */
 export type PolarsTableRef = string | { readonly alias: string; readonly table: string };

@@ -1,11 +1,12 @@
 /**
  * @module polars/sandbox
- * The port of the polars sandbox: what one run is given (SQL or a script, the input tables with
- * their current metadata files, the tier) and what comes back. Adapters: a pool of warm,
- * bubblewrap-confined Python workers locally (`adapters/local/polars-pool.ts`), a transport per tier
- * in AWS with per-run scoped credentials (`adapters/aws/aws-polars-sandbox.ts`).
+ * What one run of the polars sandbox is given (SQL or a script, the input tables with their
+ * current metadata files, the tier) and what comes back; the port itself, `PolarsSandbox`, is in
+ * `ports.ts`. Adapters: a pool of warm, bubblewrap-confined Python workers locally
+ * (`adapters/local/polars-pool.ts`), a transport per tier in AWS with per-run scoped credentials
+ * (`adapters/aws/aws-polars-sandbox.ts`).
  */
-import type { TabularResult } from '../query/engine.ts';
+import type { TabularResult } from '../lake/engine.ts';
 
 /** The sandbox tiers of the contract, in vCPUs. */
 export const POLARS_TIERS = [2, 4, 8, 16, 32] as const;
@@ -55,19 +56,6 @@ export interface SandboxResult {
   readonly compute: SandboxCompute;
   /** With `toFile`: the Parquet file (a local path or an `s3://` key; the caller lets go of it with `release`). */
   readonly file?: { readonly path: string; release(): Promise<void> };
-}
-
-/**
- * Port: runs polars in isolation.
- *
- * @throws {ValidationError} (400) for the caller's mistakes and the run's own failures: SQL or
- *   script errors, refused calls, time-out, out of memory, a crashed run
- * @throws {ServiceUnavailableError} (503) when this machine cannot isolate a run (never runs unconfined)
- */
-export interface PolarsSandbox {
-  /** The polars version the sandbox runs. */
-  version(): Promise<string>;
-  run(run: SandboxRun): Promise<SandboxResult>;
 }
 
 /**

@@ -5,40 +5,22 @@
  * With `autoSaveByHash` the result is saved as an Iceberg table keyed by the query's hash, and a
  * query whose table exists is answered from it without running again.
  */
-import { CapabilityError, DomainError, UnauthorizedError } from '../errors.ts';
-import type { Catalog, LakeStorage, LakeWriter } from '../lake/catalog.ts';
+import { CapabilityError, UnauthorizedError } from '../errors.ts';
+import { autosaveTable, readSavedSql } from '../lake/autosave.ts';
+import type { EngineResult, SandboxSize, TabularResult } from '../lake/engine.ts';
 import { DEFAULT_CATALOG } from '../lake/names.ts';
+import type { Catalog, LakeStorage, LakeWriter, QueryEngine, ScratchSpace } from '../lake/ports.ts';
+import { catalogResolver, findTable, loadInputTables, loadTable, type LoadedTable } from '../lake/query-tables.ts';
+import { sandboxOf } from '../lake/sandbox.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
-import { completeEvent, failEvent, startEvent, type QueryOutput, type QueryRun } from '../lineage-capture/run-events.ts';
-import type { LineageSink } from '../lineage-capture/sink.ts';
-import type { OrgStore } from '../orgs/org.ts';
+import type { LineageSink } from '../lineage-capture/ports.ts';
+import { queryJob, type JobIdentity } from '../lineage-capture/query-job.ts';
+import type { QueryOutput, QueryRun } from '../lineage-capture/run-events.ts';
+import type { OrgStore } from '../orgs/ports.ts';
 import { planOf, requireLegacyQueryAccess } from '../orgs/plans.ts';
-import { analyzeSql } from '../sql/index.ts';
-import { autosaveTable, readSavedSql } from './autosave.ts';
-import type { EngineResult, QueryEngine, SandboxSize, TabularResult } from './engine.ts';
-import { queryJob, type JobIdentity } from './job.ts';
-import { catalogResolver, findTable, loadInputTables, loadTable, type LoadedTable } from './lake-tables.ts';
-import { sandboxOf } from './sandbox.ts';
-
-/** Local directories for result files on their way into the lake. */
-export interface ScratchSpace {
-  create(): Promise<string>;
-  remove(directory: string): Promise<void>;
-}
-
-/** Limits of one request. */
-export interface LegacyQueryLimits {
-  /** Time for everything the request runs (engine runs and the autosave write), in ms. */
-  readonly timeoutMs: number;
-  /** Largest inline result, in bytes of JSON. */
-  readonly maxResultBytes: number;
-}
-
-/**
- * API Gateway gives a request 29 s; the rest covers the gateway, the lineage writes and the
- * response. Lambda's response limit is 6 MB, so results stop at 5 MB of JSON.
- */
-export const DEFAULT_LIMITS: LegacyQueryLimits = { timeoutMs: 25_000, maxResultBytes: 5 * 1024 * 1024 };
+import { analyzeSql } from '../sql/analyze.ts';
+import { DEFAULT_LIMITS, formatMs, type QueryLimits } from './limits.ts';
+import { withRunLineage } from './run-lineage.ts';
 
 /** What the use case needs. */
 export interface LegacyQueryDeps {
@@ -53,7 +35,7 @@ export interface LegacyQueryDeps {
   readonly scratch?: ScratchSpace;
   /** Lineage that could not be recorded is logged here; it never fails the query. */
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
-  readonly limits?: LegacyQueryLimits;
+  readonly limits?: QueryLimits;
   readonly now?: () => Date;
   readonly newRunId: () => string;
 }
@@ -97,9 +79,6 @@ export interface LegacyQueryOutcome {
   readonly timings: Readonly<Record<string, number>>;
 }
 
-/** The contract's duration text. */
-export const formatMs = (ms: number): string => `${Math.max(0, Math.round(ms))}ms`;
-
 const summary = (results: TabularResult, ms: number): ExecutionSummary => ({ success: true, results, row_count: results.rows.length, execution_time: formatMs(ms) });
 
 interface Produced {
@@ -123,7 +102,6 @@ export async function runLegacyQuery(deps: LegacyQueryDeps, input: LegacyQueryIn
   const started = performance.now();
   const phases = phaseClock();
   const limits = deps.limits ?? DEFAULT_LIMITS;
-  const now = deps.now ?? (() => new Date());
   const remainingMs = (): number => Math.max(1, limits.timeoutMs - (performance.now() - started));
 
   // The catalog listing is only wasted work for an org below Pro, so both lookups run at once.
@@ -155,27 +133,20 @@ export async function runLegacyQuery(deps: LegacyQueryDeps, input: LegacyQueryIn
     inputs: inputs.map((t) => t.dataset),
     catalogKind: deps.catalogKind,
   };
-  const record = (event: object): Promise<void> =>
-    deps.lineage.emit(input.orgId, event).catch((err: unknown) => deps.warn('lineage event not recorded', { runId: run.runId, error: err }));
-
-  // START is recorded alongside the run rather than before it: the run does not wait on the store.
-  const startRecorded = record(startEvent(run, now()));
   const context: RunContext = { deps, input, sandbox, limits, remainingMs };
-  let produced: Produced;
-  try {
-    if (savedTable) produced = await readSaved(context, inputs[0] as LoadedTable);
-    else if (input.autoSaveByHash) produced = await runAndSave(context, inputs, job);
-    else produced = await runOnce(context, inputs);
-  } catch (err) {
-    await startRecorded;
-    await record(failEvent(run, now(), err instanceof DomainError ? err.message : 'internal error'));
-    throw err;
-  }
-  const elapsedMs = performance.now() - started;
-  phases.lap('run');
+  const { produced, elapsedMs } = await withRunLineage(
+    deps,
+    input.orgId,
+    run,
+    async () => {
+      const answer = savedTable ? await readSaved(context, inputs[0] as LoadedTable) : input.autoSaveByHash ? await runAndSave(context, inputs, job) : await runOnce(context, inputs);
+      const elapsed = performance.now() - started;
+      phases.lap('run');
+      return { produced: answer, elapsedMs: elapsed };
+    },
+    { output: (ran) => ran.produced.output },
+  );
   phases.split('run', 'sandbox', produced.setupMs);
-  await startRecorded;
-  await record(completeEvent(run, now(), produced.output));
   phases.lap('lineage');
 
   const response: LegacyQueryResponse = {
@@ -210,7 +181,7 @@ interface RunContext {
   readonly deps: LegacyQueryDeps;
   readonly input: LegacyQueryInput;
   readonly sandbox: SandboxSize;
-  readonly limits: LegacyQueryLimits;
+  readonly limits: QueryLimits;
   readonly remainingMs: () => number;
 }
 

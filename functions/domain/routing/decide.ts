@@ -7,7 +7,7 @@
  */
 import { CapabilityError } from '../errors.ts';
 import type { Engine } from '../orgs/plans.ts';
-import { MEMORY_GB_PER_VCPU } from '../query/sandbox.ts';
+import { MEMORY_GB_PER_VCPU } from '../lake/sandbox.ts';
 import { machineType, type MachineType } from '../runs/machine-types.ts';
 import { bandOf, formatBytes, interactiveLimitOf, type BandRow, type BatchSizing } from './table.ts';
 

@@ -10,6 +10,7 @@
  */
 import { parseSql } from '../sql/parser.ts';
 import type { SqlDialect } from '../sql/types.ts';
+import type { ManifestFile } from './ports.ts';
 import { isTemporalTransform, isTimestampType, literalInstants, ordinalOf, partitionOrdinal, type TemporalTransform } from './temporal-transforms.ts';
 
 /** A comparison of a column with literals, from the WHERE clause. */
@@ -23,18 +24,6 @@ export interface PartitionPredicate {
    * it, since as text it does not order like the partition values identity partitions hold.
    */
   readonly timeLiteral?: boolean;
-}
-
-/** One live file of the current snapshot, as the manifests list it. */
-export interface ManifestFile {
-  readonly sizeBytes: number;
-  /** Partition values by partition field name (dates as ISO text, as Avro's logical types read). */
-  readonly partition: Readonly<Record<string, unknown>>;
-}
-
-/** Port: reads the live files of a snapshot from its manifest list (Avro). */
-export interface ManifestReader {
-  files(manifestListLocation: string): Promise<ManifestFile[]>;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -27,7 +27,7 @@ export interface BandRow {
   readonly maxBytes: number;
   /** `interactive`: answered in the router (DuckDB) within the request; `batch`: a Spark run. */
   readonly mode: 'interactive' | 'batch';
-  /** The sandbox of an interactive band (vCPUs; memory is 2 GB per vCPU, `query/sandbox.ts`). */
+  /** The sandbox of an interactive band (vCPUs; memory is 2 GB per vCPU, `lake/sandbox.ts`). */
   readonly sandboxVcpus: number;
   /** Spark sizing of a batch band (also used for writes whose input falls in the band). */
   readonly batch: BatchSizing;
@@ -42,7 +42,7 @@ export interface BandRow {
 
 /**
  * The largest estimated input answered interactively. API Gateway gives a request 29 s; the
- * router keeps 25 s for the engine (`DEFAULT_LIMITS` of the legacy query).
+ * router keeps 25 s for the engine (`DEFAULT_LIMITS`, `query/limits.ts`).
  *
  * Measured (`bench/routing-regret.ts --scale 1`, 2 threads, two runs at machine loads of 5–9 on
  * 2 cores): DuckDB reads the estimated input of the slowest TPC-H query per byte (Q13) at 73–98

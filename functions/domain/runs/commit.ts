@@ -10,7 +10,7 @@
  * batch read or a bloom run is named after its run (`lakeline_results.r_<run>`) and created by
  * one atomic CTAS, so its existence is its commit.
  */
-import type { Catalog, LakeStorage } from '../lake/catalog.ts';
+import type { Catalog, LakeStorage } from '../lake/ports.ts';
 import { describeTable } from '../lake/describe.ts';
 import type { Run, RunOutcome } from './run.ts';
 

@@ -1,10 +1,10 @@
 /**
  * @module runs/deps
- * What the run use cases need, composed once per process (`shared/container-runs.ts`).
+ * What the run use cases need, composed once per process (`composition/use-cases.ts`, `runDepsOf`).
  */
-import type { Catalog, LakeStorage } from '../lake/catalog.ts';
-import type { LineageSink } from '../lineage-capture/sink.ts';
-import type { OrgStore } from '../orgs/org.ts';
+import type { Catalog, LakeStorage } from '../lake/ports.ts';
+import type { LineageSink } from '../lineage-capture/ports.ts';
+import type { OrgStore } from '../orgs/ports.ts';
 import type { RunStore, SparkEngine } from './ports.ts';
 
 /** Dependencies of the run use cases. */

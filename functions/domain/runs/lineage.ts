@@ -6,10 +6,11 @@
  * the caller's `{namespace, name}`, so every run of one job is one job in the events listing.
  * Lineage never decides a run's fate: an event that cannot be recorded is logged and skipped.
  */
-import type { Catalog, LakeStorage } from '../lake/catalog.ts';
+import type { Catalog, LakeStorage } from '../lake/ports.ts';
 import { completeEvent, failEvent, startEvent, type QueryOutput, type QueryRun } from '../lineage-capture/run-events.ts';
-import type { LineageSink } from '../lineage-capture/sink.ts';
-import { loadTable } from '../query/lake-tables.ts';
+import type { LineageSink } from '../lineage-capture/ports.ts';
+import { recordEvent } from '../lineage-capture/record.ts';
+import { loadTable } from '../lake/query-tables.ts';
 import type { Run } from './run.ts';
 
 /** What recording a run's lineage needs. */
@@ -31,13 +32,7 @@ export const queryRunOf = (run: Run, engineVersion = run.lineage.engineVersion):
   catalogKind: run.lineage.catalogKind,
 });
 
-const record = async (deps: RunLineageDeps, run: Run, event: object): Promise<void> => {
-  try {
-    await deps.lineage.emit(run.orgId, event);
-  } catch (err) {
-    deps.warn('lineage event not recorded', { runId: run.runId, error: err });
-  }
-};
+const record = (deps: RunLineageDeps, run: Run, event: object): Promise<void> => recordEvent(deps, run.orgId, run.runId, event);
 
 /** Records START. */
 export const recordStart = (deps: RunLineageDeps, run: Run, at: Date): Promise<void> => record(deps, run, startEvent(queryRunOf(run), at));

@@ -85,3 +85,11 @@ export interface RunStateReports {
   /** The report an event carries; undefined for an event about anything but a run of this deployment. */
   read(event: unknown): Promise<RunStateReport | undefined>;
 }
+
+/**
+ * Port: brings a RUNNING run of an engine that is polled rather than supervised (bloom: nothing
+ * reports a statement's end, so each read of the run asks its platform) up to date.
+ */
+export interface RunPoller {
+  refresh(run: Run): Promise<Run>;
+}

@@ -6,8 +6,8 @@
  * its last change (`last-updated-ms` of its current Iceberg metadata), so a table is never dropped
  * while a run is still writing it. The runs API then answers the run without `results`.
  */
-import type { Catalog, LakeStorage, LakeWriter } from '../lake/catalog.ts';
-import type { OrgStore } from '../orgs/org.ts';
+import type { Catalog, LakeStorage, LakeWriter } from '../lake/ports.ts';
+import type { OrgStore } from '../orgs/ports.ts';
 import { RESULTS_NAMESPACE } from '../routing/request.ts';
 
 /** How long results tables are kept unless configured otherwise (`LAKELINE_RESULTS_TTL_DAYS`). */

@@ -1,16 +1,21 @@
 /**
  * @module runs/results
  * The rows of a finished batch read (a routed query too large to answer in the request): the Spark
- * run landed them in its own results table, and `GET /api/v1/runs/{run_id}` returns them a page at
+ * or bloom run landed them in its own results table, and `GET /api/v1/runs/{run_id}` returns them a page at
  * a time, read by DuckDB in the row order of the table's files.
  */
 import { ValidationError } from '../errors.ts';
-import type { Catalog, LakeStorage } from '../lake/catalog.ts';
-import { readSavedSql } from '../query/autosave.ts';
-import type { QueryEngine, TabularResult } from '../query/engine.ts';
-import { findTable, loadTable } from '../query/lake-tables.ts';
-import { sandboxOf } from '../query/sandbox.ts';
+import { readSavedSql } from '../lake/autosave.ts';
+import type { TabularResult } from '../lake/engine.ts';
+import type { TableName } from '../lake/names.ts';
+import type { Catalog, LakeStorage, QueryEngine } from '../lake/ports.ts';
+import { findTable, loadTable } from '../lake/query-tables.ts';
+import { sandboxOf } from '../lake/sandbox.ts';
+import { RESULTS_NAMESPACE } from '../routing/request.ts';
 import type { Run } from './run.ts';
+
+/** The results table of a batch read's run, named after it in the namespace lakeline reserves (`lakeline_results.r_<run>`). */
+export const resultsTableOf = (runId: string): TableName => ({ namespace: RESULTS_NAMESPACE, table: `r_${runId.replaceAll('-', '').toLowerCase()}` });
 
 /** Page sizes of the results: the default, and the largest (it keeps a page well under 5 MB of JSON for typical rows). */
 export const RESULTS_PAGE = { defaultLimit: 1_000, maxLimit: 10_000 } as const;
@@ -50,7 +55,8 @@ export const parseResultsPage = (params: Readonly<Record<string, string | undefi
 export interface RunResultsDeps {
   readonly catalog: Pick<Catalog, 'listTables'>;
   readonly storage: LakeStorage;
-  readonly engine: QueryEngine;
+  /** Reads the page (the router's DuckDB). */
+  readonly duckdb: QueryEngine;
 }
 
 /** Time for reading one page (API Gateway gives the request 29 s). */
@@ -67,7 +73,7 @@ export async function readRunResults(deps: RunResultsDeps, run: Run, page: Resul
   const found = findTable(await deps.catalog.listTables(run.orgId), run.outputTable);
   if (!found) return undefined;
   const table = await loadTable(deps.storage, found);
-  const ran = await deps.engine.run({
+  const ran = await deps.duckdb.run({
     owner: run.orgId,
     // Both numbers are checked whole numbers; the engine runs only a single SELECT.
     sql: `${readSavedSql(table.engine.name)} LIMIT ${page.limit} OFFSET ${page.offset}`,

@@ -1,16 +1,20 @@
 /**
  * @module runs/submit
- * Starting a Spark run: plan and billing checks, the SQL firewall in Spark mode, the run record
- * (RUNNING), lineage START, and the hand-over to the engine. The spark endpoint calls it with the
- * caller's job; the routed endpoint (a write, or a read too large to answer inline) calls it with
- * its derived job and `writeMode`.
+ * Starting a Spark run: plan and billing checks, the run record (QUEUED or RUNNING), lineage START,
+ * and the hand-over to the engine. The spark endpoint ({@link submitSparkQuery}) derives the run
+ * itself: the org, the catalog, the SQL firewall in Spark mode, the tables' metadata. The routed
+ * endpoint (a write, or a read too large to answer inline) has planned all of that already and
+ * hands over its {@link PlannedSparkRun} ({@link submitPlannedSparkRun}); both start it the same way.
  */
 import { DomainError, ExecutionError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { DEFAULT_CATALOG, qualifiedName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../lake/names.ts';
+import type { CatalogTable } from '../lake/ports.ts';
+import { catalogResolver, loadInputTables, type LoadedTable } from '../lake/query-tables.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
+import type { Org } from '../orgs/org.ts';
 import { planOf, requireComputeAccess } from '../orgs/plans.ts';
-import { catalogResolver, loadInputTables } from '../query/lake-tables.ts';
-import { analyzeSql } from '../sql/index.ts';
+import { analyzeSql } from '../sql/analyze.ts';
+import type { SqlAnalysis } from '../sql/types.ts';
 import type { RunDeps } from './deps.ts';
 import { recordEnd, recordStart } from './lineage.ts';
 import { largestMachineVcpus } from './machine-types.ts';
@@ -20,6 +24,43 @@ import { checkSparkRequest, type CheckedSparkRequest, type SparkRequest } from '
 
 /** The catalog lineage names: the SQL (JDBC-layout) catalog locally, Glue on EMR Serverless. */
 const catalogKindOf = (platform: string): CatalogKind => (platform === 'local' ? 'jdbc' : 'glue');
+
+/**
+ * A Spark run ready to start: the org it runs for, its checked request, and every table its SQL
+ * reads (as the firewall in Spark mode resolved them against the org's catalog), loaded.
+ */
+export interface PlannedSparkRun {
+  readonly org: Org;
+  readonly request: CheckedSparkRequest;
+  readonly inputs: readonly LoadedTable[];
+}
+
+/**
+ * The SQL firewall in Spark mode for a run's SQL, against a snapshot of the org's catalog: the SQL
+ * must be a query, whose result the run writes to `output`.
+ * @throws {ValidationError} 400: a refused statement, one that is not a query, an unknown table
+ */
+export const sparkQuery = (sql: string, known: readonly CatalogTable[], output: TableName): SqlAnalysis => {
+  const analysis = analyzeSql(sql, { dialect: 'spark', defaultCatalog: DEFAULT_CATALOG, resolveTable: catalogResolver(known) });
+  if (analysis.kind !== 'read') {
+    throw new ValidationError(`query: must be a query (SELECT …); its result is written to ${qualifiedName(output)}, so the statement must not write a table itself`);
+  }
+  return analysis;
+};
+
+/**
+ * The plan checks of a Spark run: metered (402 without a payment method), machines and executors
+ * within the plan, the credit limit not reached (403).
+ */
+const requireSparkAccess = (org: Org, request: CheckedSparkRequest): void => {
+  requireComputeAccess(org, 'spark', largestMachineVcpus(request.resources));
+  const plan = planOf(org);
+  if (request.resources.executors > plan.maxSparkExecutors) {
+    throw new ForbiddenError(
+      `${request.resources.executors} executors exceed the ${plan.name} plan's limit of ${plan.maxSparkExecutors}. Ask for ${plan.maxSparkExecutors} or fewer, or upgrade the plan.`,
+    );
+  }
+};
 
 /**
  * Submits a Spark run for an org and returns it: `RUNNING` when its platform started it at once,
@@ -36,25 +77,30 @@ const catalogKindOf = (platform: string): CatalogKind => (platform === 'local' ?
 export async function submitSparkRun(deps: RunDeps, orgId: string, request: CheckedSparkRequest): Promise<Run> {
   const org = await deps.orgs.get(orgId);
   if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);
-  requireComputeAccess(org, 'spark', largestMachineVcpus(request.resources));
-  const plan = planOf(org);
-  if (request.resources.executors > plan.maxSparkExecutors) {
-    throw new ForbiddenError(
-      `${request.resources.executors} executors exceed the ${plan.name} plan's limit of ${plan.maxSparkExecutors}. Ask for ${plan.maxSparkExecutors} or fewer, or upgrade the plan.`,
-    );
-  }
-
+  requireSparkAccess(org, request);
   const known = await deps.catalog.listTables(orgId);
-  const analysis = analyzeSql(request.sql, { dialect: 'spark', defaultCatalog: DEFAULT_CATALOG, resolveTable: catalogResolver(known) });
-  if (analysis.kind !== 'read') {
-    throw new ValidationError(`query: must be a query (SELECT …); its result is written to ${qualifiedName(request.output)}, so the statement must not write a table itself`);
-  }
+  const analysis = sparkQuery(request.sql, known, request.output);
   const inputs = await loadInputTables(deps.storage, known, analysis.inputTables);
+  return startSparkRun(deps, { org, request, inputs }, deps.newRunId());
+}
 
+/**
+ * Submits a Spark run the routed query planned, under the run id it chose (a batch read's results
+ * table is named after it): its org, SQL and tables are taken as planned.
+ * @throws as {@link submitSparkRun}, except the firewall's 400s (the planner's)
+ */
+export async function submitPlannedSparkRun(deps: RunDeps, planned: PlannedSparkRun, runId: string): Promise<Run> {
+  requireSparkAccess(planned.org, planned.request);
+  return startSparkRun(deps, planned, runId);
+}
+
+/** Records the run (lineage START) and hands it to the engine. */
+const startSparkRun = async (deps: RunDeps, { org, request, inputs }: PlannedSparkRun, runId: string): Promise<Run> => {
+  const orgId = org.orgId;
   const now = deps.now().toISOString();
   const compute = deps.engine.size(request.resources);
   const run: Run = {
-    runId: deps.newRunId(),
+    runId,
     orgId,
     engine: 'spark',
     job: request.job,
@@ -62,7 +108,7 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
     createdAt: now,
     updatedAt: now,
     sql: request.sql,
-    inputTables: analysis.inputTables.map((t) => `${t.catalog}.${t.namespace}.${t.table}`),
+    inputTables: inputs.map((t) => qualifiedName(t.engine.name)),
     outputTable: request.output,
     writeMode: request.writeMode,
     ...(request.results ? { results: true } : {}),
@@ -76,7 +122,7 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
   try {
     submission = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
   } catch (err) {
-    throw await failToStart(deps, run, err);
+    throw await failToStart(deps, run, 'Spark', err);
   }
   const { handle } = submission;
   let started = false;
@@ -87,19 +133,22 @@ export async function submitSparkRun(deps: RunDeps, orgId: string, request: Chec
   } catch (err) {
     // The job runs but the run cannot say where: stop it rather than leave it unsupervised.
     await deps.engine.cancel(handle).catch((cancelError: unknown) => deps.warn('unattached job could not be stopped', { runId: run.runId, error: cancelError }));
-    await failToStart(deps, run, err);
+    await failToStart(deps, run, 'Spark', err);
     // The store's own error (an outage is a 503 the caller may retry), not an engine failure.
     throw err;
   }
   return { ...run, handle, state: started ? 'RUNNING' : 'QUEUED' };
-}
+};
 
-/** Ends a run that never properly started as FAIL (with lineage) and returns the error to throw. */
-const failToStart = async (deps: RunDeps, run: Run, err: unknown): Promise<DomainError> => {
+/**
+ * Ends a run its engine (`Spark`, `bloom`) never properly started as FAIL (with lineage) and
+ * returns the error to throw: a domain error as it is, anything else as a 500 with its message.
+ */
+export const failToStart = async (deps: RunDeps, run: Run, engine: string, err: unknown): Promise<DomainError> => {
   const message = err instanceof Error ? err.message : String(err);
-  const ended = await deps.runs.end(run.runId, { state: 'FAIL', endedAt: deps.now().toISOString(), error: `Spark could not start the run: ${message}` });
+  const ended = await deps.runs.end(run.runId, { state: 'FAIL', endedAt: deps.now().toISOString(), error: `${engine} could not start the run: ${message}` });
   if (ended) await recordEnd(deps, ended, deps.now());
-  return err instanceof DomainError ? err : new ExecutionError(`Spark could not start the run: ${message}`, { cause: err });
+  return err instanceof DomainError ? err : new ExecutionError(`${engine} could not start the run: ${message}`, { cause: err });
 };
 
 /**

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { verifySessionToken } from '#domain/auth/session';
-import type { LakeWriter } from '#domain/lake/catalog';
+import type { LakeWriter } from '#domain/lake/ports';
 import type { Org } from '#domain/orgs/org';
 import { parseCommandLine } from '../../../cli/args.ts';
 import { EXIT, runCli, type TargetOpener } from '../../../cli/run.ts';

@@ -18,7 +18,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '#domain/errors';
-import { errorResponse, isTransientInfrastructureError, statusOf } from '#shared/http-errors';
+import { errorResponse, statusOf } from '#shared/http-errors';
 import type { ErrorStyle } from '#shared/routes';
 
 const STYLES: readonly ErrorStyle[] = ['plain', 'routed', 'polars'];
@@ -125,32 +125,5 @@ describe('errorResponse', () => {
     const response = errorResponse(outage, style);
     // Assess
     expect(response).toEqual({ statusCode: 503, body: expectedBody(style, 'A backing store is unavailable; retry later.') });
-  });
-});
-
-describe('isTransientInfrastructureError', () => {
-  it.each([
-    ['throttling', { name: 'ThrottlingException' }],
-    ['provisioned throughput', { name: 'ProvisionedThroughputExceededException' }],
-    ['request limit', { name: 'RequestLimitExceeded' }],
-    ['a retryable SDK error', { name: 'Whatever', $retryable: {} }],
-    ['a 5xx from the service', { name: 'InternalFailure', $metadata: { httpStatusCode: 500 } }],
-    ['connection refused', { code: 'ECONNREFUSED' }],
-    ['connection reset', { code: 'ECONNRESET' }],
-    ['timeout', { name: 'TimeoutError' }],
-  ])('Should treat %s as transient', (_case, err) => {
-    // Act / Assess
-    expect(isTransientInfrastructureError(err)).toBe(true);
-  });
-
-  it.each([
-    ['a programming error', new TypeError('x is undefined')],
-    ['a 4xx from the service', { name: 'ValidationException', $metadata: { httpStatusCode: 400 } }],
-    ['a conditional check failure', { name: 'ConditionalCheckFailedException', $metadata: { httpStatusCode: 400 } }],
-    ['a string', 'boom'],
-    ['null', null],
-  ])('Should not treat %s as transient', (_case, err) => {
-    // Act / Assess
-    expect(isTransientInfrastructureError(err)).toBe(false);
   });
 });

@@ -1,19 +1,28 @@
 /**
- * Bloom runs with in-memory ports and a scripted bloom engine: submit (checks, firewall in Trino
- * mode, the run record, the results table, lineage START, the statement handed over), polling
- * (RUNNING stays, COMPLETE/FAIL/ABORT end the run once, with metering and lineage), abort through
- * the bloom engine, and a statement that cannot start.
+ * Bloom runs with in-memory ports and a scripted bloom engine: submit of a planned read (plan
+ * checks, the run record, the results table, lineage START, the statement handed over; nothing of
+ * the plan derived again), polling (RUNNING stays, COMPLETE/FAIL/ABORT end the run once, with
+ * metering and lineage), abort through the bloom engine, and a statement that cannot start. The
+ * firewall in Trino mode is the planner's (test/unit/domain/query/plan.test.ts).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { BloomAnswer, BloomEngine, BloomHandle, BloomQuery, BloomStatus } from '#domain/bloom/engine';
-import { abortBloomRun, bloomResultsTable, refreshBloomRun, submitBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
-import { ConflictError, ExecutionError, PaymentRequiredError, ValidationError } from '#domain/errors';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BloomAnswer, BloomHandle, BloomQuery, BloomStatus } from '#domain/bloom/engine';
+import type { BloomEngine } from '#domain/bloom/ports';
+import { abortBloomRun, refreshBloomRun, submitBloomRun, type BloomRunDeps, type PlannedBloomRead } from '#domain/bloom/runs';
+import { ConflictError, ExecutionError, PaymentRequiredError } from '#domain/errors';
+import type { Org } from '#domain/orgs/org';
+import { loadInputTables } from '#domain/lake/query-tables';
+import { resultsTableOf } from '#domain/runs/results';
 import { payingOrg, runWorld, type RunWorld } from '../runs/fakes.ts';
 
 const ORG = 'aaaaaaaa-0000-0000-0000-000000000001';
 const RUN = '11111111-2222-4333-8444-555555555555';
 const JOB = { namespace: 'lakeline', name: 'query.abc' };
 const SQL = 'select n_name, count(*) as c from lakeline.tpch.nation join tpch.region on n_regionkey = r_regionkey group by 1';
+const TABLES = [
+  { namespace: 'tpch', table: 'nation' },
+  { namespace: 'tpch', table: 'region' },
+];
 
 /** A bloom engine whose answers each test scripts. */
 class ScriptedBloom implements BloomEngine {
@@ -55,30 +64,49 @@ beforeEach(async () => {
   world.lake.add(ORG, { namespace: 'tpch', table: 'region' }, ['r_regionkey']);
 });
 
+/** The read as the routed query plans it: its org, job, SQL, size and loaded tables. */
+const planned = async (vcpus = 4, org: Org | undefined = undefined): Promise<PlannedBloomRead> => ({
+  org: org ?? ((await world.orgs.get(ORG)) as Org),
+  job: JOB,
+  sql: SQL,
+  vcpus,
+  inputs: await loadInputTables(world.lake, await world.lake.listTables(ORG), TABLES),
+});
+
 describe('submitting a bloom run', () => {
   it('Should record a RUNNING bloom run into its results table, emit START and hand the statement over', async () => {
     // Act
-    const run = await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    const run = await submitBloomRun(deps, await planned(), RUN);
 
     // Assess
-    expect(run).toMatchObject({ runId: RUN, state: 'RUNNING', engine: 'bloom', results: true, outputTable: bloomResultsTable(RUN), inputTables: ['lakeline.tpch.nation', 'lakeline.tpch.region'] });
+    expect(run).toMatchObject({ runId: RUN, state: 'RUNNING', engine: 'bloom', results: true, outputTable: resultsTableOf(RUN), inputTables: ['lakeline.tpch.nation', 'lakeline.tpch.region'] });
     expect(run.compute).toMatchObject({ platform: 'trino-local', billedVcpus: 4 });
     expect(run.lineage).toMatchObject({ dialect: 'trino', engineVersion: 'trino 476', catalogKind: 'jdbc' });
-    expect(bloomResultsTable(RUN)).toEqual({ namespace: 'lakeline_results', table: 'r_11111111222243338444555555555555' });
-    expect(bloom.started).toEqual([{ orgId: ORG, sql: SQL, tables: [{ namespace: 'tpch', table: 'nation' }, { namespace: 'tpch', table: 'region' }], resultsTable: bloomResultsTable(RUN), label: RUN }]);
+    expect(run.lineage.inputs.map((d) => d.location)).toEqual([`file:///wh/${ORG}/tpch/nation`, `file:///wh/${ORG}/tpch/region`]);
+    expect(resultsTableOf(RUN)).toEqual({ namespace: 'lakeline_results', table: 'r_11111111222243338444555555555555' });
+    expect(bloom.started).toEqual([{ orgId: ORG, sql: SQL, tables: TABLES, resultsTable: resultsTableOf(RUN), label: RUN }]);
     expect((await world.runs.get(RUN))?.handle).toEqual({ platform: 'trino-local', queryId: '20301231_000000_00001_abcde' });
     expect(world.lineage.types()).toEqual(['START']);
   });
 
-  it('Should refuse without a payment method (402) and refused SQL (400) before recording anything', async () => {
+  it('Should take the planned read as it is: no org fetch, no catalog listing, no metadata read', async () => {
     // Arrange
-    await world.orgs.update(ORG, { paymentMethod: false });
+    const read = await planned();
+    const lookups = [vi.spyOn(world.orgs, 'get'), vi.spyOn(world.lake, 'listTables'), vi.spyOn(world.lake, 'loadTable'), vi.spyOn(world.lake, 'readText')];
+
+    // Act
+    await submitBloomRun(deps, read, RUN);
+
+    // Assess
+    expect(lookups.map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('Should refuse without a payment method (402) before recording anything', async () => {
+    // Arrange
+    const unpaid = payingOrg(ORG, { paymentMethod: false });
 
     // Act + Assess
-    await expect(submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN)).rejects.toBeInstanceOf(PaymentRequiredError);
-    await world.orgs.update(ORG, { paymentMethod: true });
-    await expect(submitBloomRun(deps, ORG, { job: JOB, sql: 'SELECT * FROM system.runtime.queries', vcpus: 4 }, RUN)).rejects.toBeInstanceOf(ValidationError);
-    await expect(submitBloomRun(deps, ORG, { job: JOB, sql: 'INSERT INTO tpch.nation SELECT * FROM tpch.nation', vcpus: 4 }, RUN)).rejects.toBeInstanceOf(ValidationError);
+    await expect(submitBloomRun(deps, await planned(4, unpaid), RUN)).rejects.toBeInstanceOf(PaymentRequiredError);
     expect(world.runs.runs.size).toBe(0);
     expect(bloom.started).toEqual([]);
   });
@@ -88,7 +116,7 @@ describe('submitting a bloom run', () => {
     bloom.startError = new Error('Trino did not start');
 
     // Act
-    const failure = await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 2 }, RUN).catch((e: unknown) => e);
+    const failure = await submitBloomRun(deps, await planned(2), RUN).catch((e: unknown) => e);
 
     // Assess
     expect(failure).toBeInstanceOf(ExecutionError);
@@ -100,7 +128,7 @@ describe('submitting a bloom run', () => {
 describe('polling a bloom run', () => {
   it('Should leave a RUNNING statement RUNNING and end a finished one once, metered, with COMPLETE lineage', async () => {
     // Arrange
-    const run = await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    const run = await submitBloomRun(deps, await planned(), RUN);
     world.advance(10_000);
 
     // Act
@@ -121,7 +149,7 @@ describe('polling a bloom run', () => {
 
   it('Should complete a run whose results table exists although its statement was lost (the local stack restarted)', async () => {
     // Arrange
-    await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    await submitBloomRun(deps, await planned(), RUN);
     world.lake.commit(ORG, { namespace: 'lakeline_results', table: `r_${RUN.replaceAll('-', '')}` }, RUN, { 'total-records': '9' });
     bloom.status_ = { state: 'FAIL', error: 'the local Trino server that ran the statement has stopped (the local stack restarted)' };
     // Act
@@ -133,7 +161,7 @@ describe('polling a bloom run', () => {
 
   it('Should end the run FAIL with the engine\'s error', async () => {
     // Arrange
-    await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    await submitBloomRun(deps, await planned(), RUN);
     bloom.status_ = { state: 'FAIL', error: 'EXCEEDED_LOCAL_MEMORY_LIMIT: Query exceeded per-node memory limit' };
 
     // Act
@@ -146,7 +174,7 @@ describe('polling a bloom run', () => {
 
   it('Should abort through the bloom engine, and refuse a second abort', async () => {
     // Arrange
-    await submitBloomRun(deps, ORG, { job: JOB, sql: SQL, vcpus: 4 }, RUN);
+    await submitBloomRun(deps, await planned(), RUN);
     world.advance(5_000);
 
     // Act

@@ -5,9 +5,12 @@
  * suites exercise (test/http/polars*.test.ts).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/catalog';
+import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/ports';
 import { createOrg } from '#domain/orgs/manage';
-import { polarsEngineOf, runPolars, tierFor, type PolarsDeps, type PolarsSandbox, type SandboxRun } from '#domain/polars/index';
+import { runPolars, type PolarsDeps } from '#domain/polars/run-polars';
+import { polarsEngineOf, tierFor } from '#domain/polars/routed-engine';
+import type { SandboxRun } from '#domain/polars/sandbox';
+import type { PolarsSandbox } from '#domain/polars/ports';
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
 
 const table = (namespace: string, name: string): CatalogTable => ({ namespace, table: name, metadataLocation: `file:///wh/o/${namespace}/${name}/metadata/v1.metadata.json` });

@@ -7,10 +7,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CapabilityError, ForbiddenError, ValidationError } from '#domain/errors';
 import { createOrg } from '#domain/orgs/manage';
 import type { PlanName } from '#domain/orgs/plans';
-import { QuerySqlError } from '#domain/query/errors';
+import { QuerySqlError } from '#domain/lake/engine-errors';
 import { runLegacyQuery, type LegacyQueryDeps, type LegacyQueryInput } from '#domain/query/legacy-query';
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
-import { FakeEngine, MemoryLake, MemoryScratch, MemorySink, MemoryWriter } from './fakes.ts';
+import { FakeEngine, MemoryLake, MemoryScratch, MemorySink, MemoryWriter } from '../lake/fakes.ts';
 import { specProblems } from './openlineage-spec.ts';
 
 interface World {

@@ -2,36 +2,57 @@
  * The routed query use case against in-memory ports and the real SQL firewall: explain runs no
  * engine, submits no run, records no lineage and no usage; an interactive read runs DuckDB in the
  * band's sandbox with START/COMPLETE lineage; writes and large reads become Spark runs with the
- * statement's own semantics; polars runs behind its port and is metered; billing refusals come
- * before anything runs.
+ * statement's own semantics, bloom reads bloom runs, each handed the plan's org and loaded tables
+ * (nothing fetched, listed or loaded twice); polars runs behind its port and is metered; billing
+ * refusals come before anything runs.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PlannedBloomRead } from '#domain/bloom/runs';
 import { ExecutionError, ForbiddenError, PaymentRequiredError, ValidationError } from '#domain/errors';
 import { createOrg } from '#domain/orgs/manage';
 import type { PlanName } from '#domain/orgs/plans';
-import { resultsTableOf, runRoutedQuery, type PolarsEngine, type PolarsRunRequest, type RoutedQueryDeps, type SparkSubmitter } from '#domain/query/routed-query';
+import type { BloomSubmitter, PolarsEngine, PolarsRunRequest, SparkSubmitter } from '#domain/query/ports';
+import { runRoutedQuery, type RoutedQueryDeps } from '#domain/query/routed-query';
 import { checkRoutedRequest, type RoutedQueryBody } from '#domain/routing/request';
 import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
-import type { Run } from '#domain/runs/run';
-import type { CheckedSparkRequest } from '#domain/runs/spark-request';
+import { machineType, type MachineType } from '#domain/runs/machine-types';
+import { resultsTableOf } from '#domain/runs/results';
+import type { ComputeUsed, Run } from '#domain/runs/run';
+import type { PlannedSparkRun } from '#domain/runs/submit';
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';
-import { FakeEngine, MemoryLake, MemorySink } from './fakes.ts';
+import { FakeEngine, MemoryLake, MemorySink } from '../lake/fakes.ts';
+import { FakeSparkEngine } from '../runs/fakes.ts';
+
+const SPARK_1B = machineType('spark.1.b') as MachineType;
+const COMPUTE: ComputeUsed = new FakeSparkEngine().size({ driver: SPARK_1B, executor: SPARK_1B, executors: 1 });
+
+const runOf = (runId: string, orgId: string, engine: 'spark' | 'bloom', sql: string): Run => ({
+  runId,
+  orgId,
+  engine,
+  job: { namespace: 'lakeline', name: 'q' },
+  state: 'RUNNING',
+  createdAt: '',
+  updatedAt: '',
+  sql,
+  inputTables: [],
+  compute: COMPUTE,
+  lineage: { dialect: engine, engineVersion: '1', inputs: [], catalogKind: 'jdbc' },
+});
 
 class FakeSpark implements SparkSubmitter {
-  readonly submitted: { orgId: string; request: CheckedSparkRequest; runId: string }[] = [];
-  async submit(orgId: string, request: CheckedSparkRequest, runId: string): Promise<Run> {
-    this.submitted.push({ orgId, request, runId });
-    const compute = {
-      requested: { driverMachineType: 'spark.1.b', executorMachineType: 'spark.1.b', executors: 1 },
-      platform: 'local',
-      driver: { vcpus: 1, memoryGb: 4 },
-      executor: { vcpus: 1, memoryGb: 4 },
-      executors: 1,
-      billedVcpus: 2,
-      scaledDown: false,
-      sparkConf: {},
-    };
-    return { runId, orgId, engine: 'spark', job: request.job, state: 'RUNNING', createdAt: '', updatedAt: '', sql: request.sql, inputTables: [], compute, lineage: { dialect: 'spark', engineVersion: '3.5', inputs: [], catalogKind: 'jdbc' } };
+  readonly submitted: { run: PlannedSparkRun; runId: string }[] = [];
+  async submit(run: PlannedSparkRun, runId: string): Promise<Run> {
+    this.submitted.push({ run, runId });
+    return runOf(runId, run.org.orgId, 'spark', run.request.sql);
+  }
+}
+
+class FakeBloom implements BloomSubmitter {
+  readonly submitted: { read: PlannedBloomRead; runId: string }[] = [];
+  async submit(read: PlannedBloomRead, runId: string): Promise<Run> {
+    this.submitted.push({ read, runId });
+    return runOf(runId, read.org.orgId, 'bloom', read.sql);
   }
 }
 
@@ -52,15 +73,17 @@ interface World {
   readonly lake: MemoryLake;
   readonly duckdb: FakeEngine;
   readonly spark: FakeSpark;
+  readonly bloom: FakeBloom;
   readonly polars: FakePolars;
   readonly sink: MemorySink;
 }
 
-const world = (routingTable = ROUTING_TABLE): World => {
+const world = (routingTable = ROUTING_TABLE, bloomConfigured = true): World => {
   const orgs = new MemoryOrgStore();
   const lake = new MemoryLake();
   const duckdb = new FakeEngine();
   const spark = new FakeSpark();
+  const bloom = new FakeBloom();
   const polars = new FakePolars();
   const sink = new MemorySink();
   let runs = 0;
@@ -70,6 +93,7 @@ const world = (routingTable = ROUTING_TABLE): World => {
     storage: lake,
     duckdb,
     spark,
+    ...(bloomConfigured ? { bloom } : {}),
     polars,
     lineage: sink,
     catalogKind: 'jdbc',
@@ -77,7 +101,7 @@ const world = (routingTable = ROUTING_TABLE): World => {
     warn: () => undefined,
     newRunId: () => `00000000-0000-4000-8000-${String(++runs).padStart(12, '0')}`,
   };
-  return { deps, orgs, lake, duckdb, spark, polars, sink };
+  return { deps, orgs, lake, duckdb, spark, bloom, polars, sink };
 };
 
 const orgOn = async (w: World, plan: PlanName = 'pro', paymentMethod = true): Promise<string> => {
@@ -137,12 +161,53 @@ describe('runRoutedQuery', () => {
     const replace = await runRoutedQuery(w.deps, orgId, request({ query: 'CREATE OR REPLACE TABLE out.t AS SELECT id FROM sales.orders' }));
     // Assess
     expect(dest).toMatchObject({ state: 'SUBMITTED', output_table: 'lakeline.out.t', run_id: w.spark.submitted[0]?.runId });
-    expect(w.spark.submitted.map((s) => [s.request.sql, s.request.output, s.request.writeMode])).toEqual([
+    expect(w.spark.submitted.map((s) => [s.run.request.sql, s.run.request.output, s.run.request.writeMode])).toEqual([
       ['SELECT id FROM sales.orders', { namespace: 'out', table: 't' }, 'append'],
       ['SELECT id FROM sales.orders', { namespace: 'out', table: 't' }, 'append'],
       ['SELECT id FROM sales.orders', { namespace: 'out', table: 't' }, 'overwrite'],
     ]);
     expect(insert.job).not.toEqual(replace.job);
+  });
+
+  it("Should hand Spark the plan's org and loaded tables: one org fetch, one catalog listing, one metadata read per table", async () => {
+    // Prepare
+    const lookups = [vi.spyOn(w.orgs, 'get'), vi.spyOn(w.lake, 'listTables'), vi.spyOn(w.lake, 'loadTable'), vi.spyOn(w.lake, 'readText')];
+    // Act
+    await runRoutedQuery(w.deps, orgId, request({ query: 'CREATE TABLE out.t AS SELECT id FROM sales.orders' }));
+    // Assess
+    expect(lookups.map((spy) => spy.mock.calls.length)).toEqual([1, 1, 0, 1]);
+    const run = w.spark.submitted[0]?.run;
+    expect(run?.org.orgId).toBe(orgId);
+    expect(run?.inputs.map((t) => [t.engine.name, t.dataset.location])).toEqual([[{ namespace: 'sales', table: 'orders' }, `file:///lake/${orgId}/sales/orders`]]);
+  });
+
+  it("Should refuse SQL Spark's firewall refuses (400) although DuckDB's accepts it, before any run", async () => {
+    // Act: generate_series is a table function DuckDB has and Spark SQL does not
+    const act = runRoutedQuery(w.deps, orgId, request({ query: 'INSERT INTO out.t SELECT x FROM generate_series(1, 3) AS g(x)' }));
+    const explained = await runRoutedQuery(w.deps, orgId, request({ query: 'INSERT INTO out.t SELECT x FROM generate_series(1, 3) AS g(x)', explain: true }));
+    // Assess
+    await expect(act).rejects.toThrow(/SQL not allowed: table function generate_series/);
+    expect(explained.engine_decision.engine).toBe('spark');
+    expect(w.spark.submitted).toEqual([]);
+  });
+
+  it("Should submit a read pinned to bloom as a bloom run with the plan's org, SQL, size and loaded tables", async () => {
+    // Act
+    const answer = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT count(*) AS n FROM sales.orders', engine: 'bloom' }));
+    // Assess
+    const submitted = w.bloom.submitted[0];
+    expect(answer).toMatchObject({ state: 'SUBMITTED', run_id: submitted?.runId, engine_decision: { engine: 'bloom', execution_mode: 'batch' } });
+    expect(answer.job).toEqual(submitted?.read.job);
+    expect(submitted?.read).toMatchObject({ sql: 'SELECT count(*) AS n FROM sales.orders', vcpus: 2, org: { orgId } });
+    expect(submitted?.read.inputs.map((t) => t.engine.name)).toEqual([{ namespace: 'sales', table: 'orders' }]);
+  });
+
+  it.each([
+    ['SELECT * FROM system.runtime.queries', /system/],
+    ['INSERT INTO sales.orders SELECT * FROM sales.orders', /bloom does not write tables/],
+  ])('Should refuse %s pinned to bloom (400) before any run', async (query, message) => {
+    await expect(runRoutedQuery(w.deps, orgId, request({ query, engine: 'bloom' }))).rejects.toThrow(message);
+    expect(w.bloom.submitted).toEqual([]);
   });
 
   it('Should refuse a statement with its own target and a destination, and CREATE TABLE AS over an existing table', async () => {
@@ -165,8 +230,8 @@ describe('runRoutedQuery', () => {
   });
 
   it("Should send a read above the interactive limit to Spark, into the run's results table", async () => {
-    // Prepare: a deployment whose interactive limit is below the table's 1234 bytes
-    w = world(withInteractiveLimit(1000));
+    // Prepare: a deployment without bloom whose interactive limit is below the table's 1234 bytes
+    w = world(withInteractiveLimit(1000), false);
     orgId = await orgOn(w);
     // Act
     const answer = await runRoutedQuery(w.deps, orgId, request({ query: 'SELECT * FROM sales.orders' }));
@@ -174,7 +239,7 @@ describe('runRoutedQuery', () => {
     const submitted = w.spark.submitted[0];
     expect(answer).toMatchObject({ state: 'SUBMITTED', run_id: submitted?.runId, engine_decision: { engine: 'spark', execution_mode: 'batch' } });
     expect(answer).not.toHaveProperty('output_table');
-    expect(submitted?.request).toMatchObject({ results: true, writeMode: 'overwrite', output: resultsTableOf(submitted?.runId ?? '') });
+    expect(submitted?.run.request).toMatchObject({ results: true, writeMode: 'overwrite', output: resultsTableOf(submitted?.runId ?? '') });
     expect(resultsTableOf('0000AAAA-0000-4000-8000-000000000001')).toEqual({ namespace: 'lakeline_results', table: 'r_0000aaaa000040008000000000000001' });
   });
 

@@ -5,7 +5,8 @@
  * match.
  */
 import { describe, expect, it } from 'vitest';
-import { partitionLayout, partitionPredicates, planFiles, type ManifestFile } from '#domain/routing/partition-pruning';
+import { partitionLayout, partitionPredicates, planFiles } from '#domain/routing/partition-pruning';
+import { type ManifestFile } from '#domain/routing/ports';
 
 const metadata = JSON.stringify({
   'current-schema-id': 0,

@@ -5,10 +5,10 @@
  * sink that keeps what it was given.
  */
 import { ConflictError } from '#domain/errors';
-import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/catalog';
+import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/ports';
 import type { TableName } from '#domain/lake/names';
 import type { Org } from '#domain/orgs/org';
-import type { LineageSink } from '#domain/lineage-capture/sink';
+import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { RunDeps } from '#domain/runs/deps';
 import type { SparkResourceRequest } from '#domain/runs/machine-types';
 import { RUN_ID_PROPERTY } from '#domain/runs/commit';

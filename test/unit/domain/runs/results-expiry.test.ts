@@ -3,7 +3,7 @@
  * by their metadata's `last-updated-ms`; one table's failure is reported and does not stop the sweep.
  */
 import { describe, expect, it } from 'vitest';
-import type { CatalogTable } from '#domain/lake/catalog';
+import type { CatalogTable } from '#domain/lake/ports';
 import type { TableName } from '#domain/lake/names';
 import type { Org } from '#domain/orgs/org';
 import { expireResultTables, retentionMs, type ResultsExpiryDeps } from '#domain/runs/results-expiry';

@@ -3,7 +3,7 @@
  * ending by the engine's report (metering, COMPLETE/FAIL lineage), abort, reading, and restart
  * recovery. The same RunDeps wiring as production, with fakes for the stores and the engine.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConflictError, ExecutionError, ForbiddenError, NotFoundError, PaymentRequiredError, ValidationError } from '#domain/errors';
 import { abortRun } from '#domain/runs/abort';
 import { finishRun } from '#domain/runs/finish';
@@ -11,7 +11,9 @@ import { getRun } from '#domain/runs/get';
 import { recoverRuns } from '#domain/runs/recover';
 import { startRun } from '#domain/runs/start';
 import { runView } from '#domain/runs/run';
-import { submitSparkQuery, submitSparkRun } from '#domain/runs/submit';
+import { loadInputTables } from '#domain/lake/query-tables';
+import type { Org } from '#domain/orgs/org';
+import { submitPlannedSparkRun, submitSparkQuery, submitSparkRun } from '#domain/runs/submit';
 import { checkSparkRequest, type SparkRequest } from '#domain/runs/spark-request';
 import { payingOrg, runWorld, type RunWorld } from './fakes.ts';
 
@@ -105,6 +107,35 @@ describe('submitting a Spark run', () => {
 
     // Act / Assess
     await expect(submitSparkQuery(world.deps, ORG, request({ query: 'select * from secret.pay' }))).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it("Should start a planned run under the planner's run id with its org and tables: no org fetch, catalog listing or metadata read", async () => {
+    // Prepare: the run as the routed query plans it
+    const tables = [{ namespace: 'tpch', table: 'nation' }, { namespace: 'tpch', table: 'region' }];
+    const planned = { org: (await world.orgs.get(ORG)) as Org, request: checkSparkRequest(request()), inputs: await loadInputTables(world.lake, await world.lake.listTables(ORG), tables) };
+    const lookups = [vi.spyOn(world.orgs, 'get'), vi.spyOn(world.lake, 'listTables'), vi.spyOn(world.lake, 'loadTable'), vi.spyOn(world.lake, 'readText')];
+
+    // Act
+    const run = await submitPlannedSparkRun(world.deps, planned, '11111111-2222-4333-8444-555555555555');
+
+    // Assess
+    expect(lookups.map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0, 0]);
+    expect(run).toMatchObject({ runId: '11111111-2222-4333-8444-555555555555', state: 'RUNNING', inputTables: ['lakeline.tpch.nation', 'lakeline.tpch.region'] });
+    expect(run.lineage.inputs.map((d) => d.location)).toEqual([`file:///wh/${ORG}/tpch/nation`, `file:///wh/${ORG}/tpch/region`]);
+    expect(world.engine.submitted.map((j) => j.runId)).toEqual([run.runId]);
+    expect(world.lineage.types()).toEqual(['START']);
+  });
+
+  it("Should hold a planned run to the plan's limits (402, 403) before recording anything", async () => {
+    // Prepare
+    const inputs = await loadInputTables(world.lake, await world.lake.listTables(ORG), [{ namespace: 'tpch', table: 'nation' }]);
+    const unpaid = { org: payingOrg(ORG, { paymentMethod: false }), request: checkSparkRequest(request()), inputs };
+    const overFree = { org: payingOrg(ORG, { plan: 'free' }), request: checkSparkRequest(request({ executorNumbers: 3 })), inputs };
+
+    // Act / Assess
+    await expect(submitPlannedSparkRun(world.deps, unpaid, '11111111-2222-4333-8444-555555555555')).rejects.toBeInstanceOf(PaymentRequiredError);
+    await expect(submitPlannedSparkRun(world.deps, overFree, '11111111-2222-4333-8444-555555555555')).rejects.toThrow(/3 executors exceed the free plan's limit of 2/);
+    expect(world.runs.runs.size).toBe(0);
   });
 
   it('Should end the run FAIL, record FAIL lineage and answer 500 when the engine cannot start it', async () => {

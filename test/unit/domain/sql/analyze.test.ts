@@ -2,7 +2,9 @@
 // lexical and dialect rules that decide what a statement means.
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '#domain/errors';
-import { analyzeSql, ForbiddenSqlError, MAX_SQL_LENGTH, type SqlDialect, type TableRef } from '#domain/sql/index';
+import { analyzeSql, MAX_SQL_LENGTH } from '#domain/sql/analyze';
+import { ForbiddenSqlError } from '#domain/sql/errors';
+import type { SqlDialect, TableRef } from '#domain/sql/types';
 import { orgOptions, qn, resolveOrgTable } from './org-catalog.ts';
 
 const ALL: SqlDialect[] = ['duckdb', 'polars', 'spark', 'trino'];

@@ -8,7 +8,7 @@
  * namespaces `tpch` (the eight TPC-H tables, read-only) and `scratch` (writable), default namespace
  * `tpch`; `other_org.t` exists in the deployment but belongs to another org.
  */
-import type { SqlDialect } from '#domain/sql/index';
+import type { SqlDialect } from '#domain/sql/types';
 
 export interface HostileStatement {
   /** Short unique name, for test titles. */

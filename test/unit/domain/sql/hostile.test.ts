@@ -2,7 +2,8 @@
 // the construct; and each of the firewall's two readings (lexer, parser) refuses on its own.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#domain/errors';
-import { analyzeSql, ForbiddenSqlError } from '#domain/sql/index';
+import { analyzeSql } from '#domain/sql/analyze';
+import { ForbiddenSqlError } from '#domain/sql/errors';
 import { checkParsed, checkTokens } from '#domain/sql/analyze';
 import { HOSTILE_CORPUS } from './hostile-corpus.ts';
 import { orgOptions } from './org-catalog.ts';

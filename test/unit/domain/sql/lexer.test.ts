@@ -1,7 +1,8 @@
 // The firewall's own lexer: statements, strings, quoted identifiers and comments by each engine's
 // rules, the names written as calls, and the refusals for lexically ambiguous text.
 import { describe, expect, it } from 'vitest';
-import { ForbiddenSqlError, type SqlDialect } from '#domain/sql/index';
+import { ForbiddenSqlError } from '#domain/sql/errors';
+import type { SqlDialect } from '#domain/sql/types';
 import { calledNames, lexSql, normalizeTokens } from '#domain/sql/lexer';
 
 function kinds(sql: string, dialect: SqlDialect): string[] {

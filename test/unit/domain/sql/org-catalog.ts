@@ -2,7 +2,7 @@
  * An in-memory org catalog for the firewall tests, matching {@link HOSTILE_CATALOG}: the caller reads
  * `tpch.*` and `scratch.t`, writes `scratch.*`; `other_org.t` exists but is another org's.
  */
-import type { AnalyzeSqlOptions, QualifiedName, SqlDialect, TableRef } from '#domain/sql/index';
+import type { AnalyzeSqlOptions, QualifiedName, SqlDialect, TableRef } from '#domain/sql/types';
 import { HOSTILE_CATALOG } from './hostile-corpus.ts';
 
 const READABLE: Readonly<Record<string, readonly string[]>> = HOSTILE_CATALOG.readable;

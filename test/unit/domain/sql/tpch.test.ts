@@ -1,7 +1,8 @@
 // The TPC-H corpus: the 22 queries give exactly their tables, in every dialect and every way of
 // naming the tables. How long an analysis takes is measured by bench/firewall.ts.
 import { describe, expect, it } from 'vitest';
-import { analyzeSql, SQL_DIALECTS } from '#domain/sql/index';
+import { analyzeSql } from '#domain/sql/analyze';
+import { SQL_DIALECTS } from '#domain/sql/types';
 import { orgOptions, qn } from './org-catalog.ts';
 import { TPCH_QUERIES, qualifyTpch } from './tpch-queries.ts';
 

@@ -1,17 +1,14 @@
 /**
- * @module polars
- * Public surface of the polars domain: the use case of `POST /api/v1/warehouse/polars`
- * ({@link runPolars}), the sandbox port, and {@link polarsEngineOf}, the same sandbox as the routed
- * endpoint's polars engine (it does its own plan checks, firewall and metering).
+ * @module polars/routed-engine
+ * The polars sandbox as the routed endpoint's polars engine ({@link polarsEngineOf}): the router
+ * does its own plan checks, firewall and metering, so this only maps its request onto a sandbox run.
  */
 import { ValidationError } from '../errors.ts';
-import type { TabularResult } from '../query/engine.ts';
-import type { LoadedTable } from '../query/lake-tables.ts';
+import type { TabularResult } from '../lake/engine.ts';
+import type { LoadedTable } from '../lake/query-tables.ts';
 import { DEFAULT_MAX_RESULT_BYTES } from './run-polars.ts';
-import { POLARS_TIERS, type PolarsSandbox, type PolarsTier } from './sandbox.ts';
-
-export { runPolars, DEFAULT_MAX_RESULT_BYTES, type PolarsDeps, type PolarsRequestInput, type PolarsResponse, type PolarsTableRef } from './run-polars.ts';
-export { POLARS_TIERS, type PolarsSandbox, type PolarsTier, type SandboxCompute, type SandboxResult, type SandboxRun, type SandboxTable } from './sandbox.ts';
+import { POLARS_TIERS, type PolarsTier } from './sandbox.ts';
+import type { PolarsSandbox } from './ports.ts';
 
 /** The smallest tier with at least `vcpus` (the largest when none is). */
 export const tierFor = (vcpus: number): PolarsTier => POLARS_TIERS.find((t) => t >= vcpus) ?? 32;

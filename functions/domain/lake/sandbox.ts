@@ -1,5 +1,5 @@
 /**
- * @module query/sandbox
+ * @module lake/sandbox
  * Sandbox sizes: how many vCPUs and how much memory a query may use, and how that maps onto an
  * engine's settings. One table of numbers, so the legacy endpoint, the router and the benchmarks
  * size engines the same way.

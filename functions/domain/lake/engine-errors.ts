@@ -1,6 +1,6 @@
 /**
- * @module query/errors
- * Errors of running a query. The engine's own rejection of a statement (a syntax, binder or
+ * @module lake/engine-errors
+ * Errors a SQL engine over lake tables raises (`ports.ts` `QueryEngine`). The engine's own rejection of a statement (a syntax, binder or
  * conversion error) and a statement over the endpoint's limits are the caller's to fix, so both
  * are 400s carrying a message the caller can act on; an engine's internal failure is not one of
  * them and stays a bare 500.

@@ -1,12 +1,12 @@
 /**
- * @module query/lake-tables
+ * @module lake/query-tables
  * From catalog to engine: resolves the table names of a statement against the caller's catalog
  * (for the SQL firewall) and loads what an engine and lineage need about each table it reads (the
  * current metadata file, the table's location, its schema).
  */
-import type { CatalogTable, LakeStorage } from '../lake/catalog.ts';
-import { describeTable, type TableDescription } from '../lake/describe.ts';
-import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import type { CatalogTable, LakeStorage } from './ports.ts';
+import { describeTable, type TableDescription } from './describe.ts';
+import { DEFAULT_CATALOG, type TableName } from './names.ts';
 import type { LakeDataset } from '../lineage-capture/datasets.ts';
 import type { QualifiedName, ResolveTable, TableRef } from '../sql/types.ts';
 import type { EngineTable } from './engine.ts';
@@ -59,3 +59,15 @@ export const loadInputTables = async (storage: LakeStorage, known: readonly Cata
       return loadTable(storage, table);
     }),
   );
+
+/**
+ * The tables of `loaded` a statement reads, in the order of `names`: for a statement whose tables
+ * were resolved against the same catalog snapshot as those loaded (the routed query's plan), so
+ * nothing is loaded twice.
+ */
+export const loadedTables = (loaded: readonly LoadedTable[], names: readonly TableName[]): LoadedTable[] =>
+  names.map((name) => {
+    const table = loaded.find((t) => t.engine.name.namespace === name.namespace && t.engine.name.table === name.table);
+    if (!table) throw new Error(`table ${name.namespace}.${name.table} was resolved but not loaded`);
+    return table;
+  });

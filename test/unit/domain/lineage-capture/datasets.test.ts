@@ -3,7 +3,7 @@
  * and the path locally, `s3://<bucket>` and the object key in AWS), with the SQL name as a symlink.
  */
 import { describe, expect, it } from 'vitest';
-import { datasetIdentity, datasetOf } from '#domain/lineage-capture/index';
+import { datasetIdentity, datasetOf } from '#domain/lineage-capture/datasets';
 
 describe('datasetIdentity', () => {
   it.each([

@@ -1,8 +1,10 @@
 /**
- * @module catalog
+ * @module lake/ports
  * Ports of the lake: the catalog that maps an org's table names to Iceberg metadata files, the
- * storage those files live in, and the lake writer through which every write goes.
+ * storage those files live in, the lake writer through which every write goes, the SQL engine that
+ * reads lake tables (DuckDB), and the scratch space results pass through on their way into the lake.
  */
+import type { EngineRequest, EngineResult } from './engine.ts';
 import type { TableName } from './names.ts';
 
 /** A table the catalog knows, with its current metadata file. */
@@ -50,4 +52,25 @@ export interface LakeWriter {
   drop(orgId: string, name: TableName, options?: { readonly purge?: boolean }): Promise<boolean>;
   /** Writes the TPC-H tables at a scale factor into a namespace. */
   demoLoad(orgId: string, scale: number, namespace?: string): Promise<Record<string, number>>;
+}
+
+/** Port: a SQL engine over lake tables. */
+export interface QueryEngine {
+  /** Engine name for lineage (`processing_engine.name`). */
+  readonly name: string;
+  /** Engine version for lineage (`processing_engine.version`); engines may load lazily. */
+  version(): Promise<string>;
+  /**
+   * Runs one statement.
+   *
+   * @throws {QuerySqlError} (400) when the engine rejects the statement or fails executing it
+   * @throws {QueryLimitError} (400) when the statement exceeds the time or result-size limit
+   */
+  run(request: EngineRequest): Promise<EngineResult>;
+}
+
+/** Port: local directories for result files on their way into the lake (autosave's staging). */
+export interface ScratchSpace {
+  create(): Promise<string>;
+  remove(directory: string): Promise<void>;
 }

@@ -1,14 +1,13 @@
 /**
- * @module query-fakes
- * In-memory ports for the query use cases: a catalog with table metadata, a lake writer that
+ * @module lake-fakes
+ * In-memory ports of the lake for the query and run use cases: a catalog with table metadata, a lake writer that
  * "lands" a table by adding it to that catalog, an engine that records what it was asked and
  * answers canned rows, and a lineage sink that keeps events.
  */
-import type { Catalog, CatalogTable, LakeStorage, LakeWrite, LakeWriteResult, LakeWriter } from '#domain/lake/catalog';
+import type { Catalog, CatalogTable, LakeStorage, LakeWrite, LakeWriteResult, LakeWriter, QueryEngine, ScratchSpace } from '#domain/lake/ports';
 import type { TableName } from '#domain/lake/names';
-import type { LineageSink } from '#domain/lineage-capture/sink';
-import type { EngineRequest, EngineResult, QueryEngine, TabularResult } from '#domain/query/engine';
-import type { ScratchSpace } from '#domain/query/legacy-query';
+import type { LineageSink } from '#domain/lineage-capture/ports';
+import type { EngineRequest, EngineResult, TabularResult } from '#domain/lake/engine';
 
 /** Iceberg metadata of a small table at a location. */
 export const metadataJson = (location: string, fields: readonly [string, string][]): string =>

@@ -1,11 +1,11 @@
 /**
- * @module query/engine
- * The port of a SQL engine that runs one statement against lake tables: what it is given (the
- * statement, the Iceberg tables it may read, the sandbox size) and what it answers (a tabular
- * result with JSON-safe values). The DuckDB adapter implements it
+ * @module lake/engine
+ * What a SQL engine over lake tables is given and answers (its port, `QueryEngine`, is in
+ * `ports.ts`): the statement, the Iceberg tables it may read, the sandbox size, and a tabular
+ * result with JSON-safe values. The DuckDB adapter implements the port
  * (`functions/adapters/duckdb/engine.ts`); the use cases never see an engine's own API.
  */
-import type { TableName } from '../lake/names.ts';
+import type { TableName } from './names.ts';
 
 /** Rows with their column names and engine type names, every value already JSON-safe. */
 export interface TabularResult {
@@ -73,19 +73,4 @@ export interface EngineResult {
   readonly executionMs: number;
   /** Wall time of setting up the engine for the statement (sandbox, views, lock). */
   readonly setupMs: number;
-}
-
-/** Port: a SQL engine over lake tables. */
-export interface QueryEngine {
-  /** Engine name for lineage (`processing_engine.name`). */
-  readonly name: string;
-  /** Engine version for lineage (`processing_engine.version`); engines may load lazily. */
-  version(): Promise<string>;
-  /**
-   * Runs one statement.
-   *
-   * @throws {QuerySqlError} (400) when the engine rejects the statement or fails executing it
-   * @throws {QueryLimitError} (400) when the statement exceeds the time or result-size limit
-   */
-  run(request: EngineRequest): Promise<EngineResult>;
 }

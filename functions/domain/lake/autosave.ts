@@ -1,12 +1,12 @@
 /**
- * @module query/autosave
+ * @module lake/autosave
  * Where `autoSaveByHash` keeps results: one Iceberg table per normalized query in the org's
  * reserved `autosave` namespace, named like the query's job (`autosave.q_<hash>`), so the saved
  * result of a lineage job is found by its name. While that table exists, the same query is
  * answered from it instead of being run again.
  */
-import type { TableName } from '../lake/names.ts';
-import type { JobIdentity } from './job.ts';
+import type { TableName } from './names.ts';
+import type { JobIdentity } from '../lineage-capture/query-job.ts';
 
 /** The namespace holding autosaved results. Other writers should treat it as reserved. */
 export const AUTOSAVE_NAMESPACE = 'autosave';

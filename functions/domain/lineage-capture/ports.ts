@@ -1,5 +1,5 @@
 /**
- * @module lineage-capture/sink
+ * @module lineage-capture/ports
  * The port lineage capture writes to: somewhere an org's OpenLineage events are recorded. The
  * service's own event store is the one implementation (`event-store-sink.ts`); capture does not
  * care how events are stored.

@@ -1,22 +1,8 @@
 /**
- * Query identity and sandbox sizing: the job name is a stable hash of the normalized SQL, and a
- * sandbox becomes DuckDB's threads and memory limit, capped by what the host has.
+ * Sandbox sizing: a sandbox becomes DuckDB's threads and memory limit, capped by what the host has.
  */
 import { describe, expect, it } from 'vitest';
-import { queryHash, queryJob } from '#domain/query/job';
-import { engineSizing, MEMORY_GB_PER_VCPU, sandboxOf } from '#domain/query/sandbox';
-
-describe('queryJob', () => {
-  it('Should name the job q_ and 32 hex digits of SHA-256 of the normalized text, in the lakeline namespace', () => {
-    // Act
-    const job = queryJob('select 1');
-    // Assess
-    expect(job).toEqual({ namespace: 'lakeline', name: `q_${queryHash('select 1')}` });
-    expect(job.name).toMatch(/^q_[0-9a-f]{32}$/);
-    expect(queryHash('select 1')).toBe(queryHash('select 1'));
-    expect(queryHash('select 1')).not.toBe(queryHash('select 2'));
-  });
-});
+import { engineSizing, MEMORY_GB_PER_VCPU, sandboxOf } from '#domain/lake/sandbox';
 
 describe('sandbox sizing', () => {
   it(`Should give a sandbox ${MEMORY_GB_PER_VCPU} GB per vCPU`, () => {
