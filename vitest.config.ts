@@ -8,6 +8,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Every answer from a local gateway is checked against its route's contract (a drifted answer fails the test).
+    setupFiles: ['test/helpers/contract-check.ts'],
     reporters: ['default'],
     // The AWS SDK warns once per process that its 2027 releases need Node 22; the project pins its
     // SDK versions and runs Lambda on Node 22, so in test output the warning is only noise.
