@@ -14,6 +14,11 @@ import { parseListQuery } from '#domain/lineage/list-query';
 import type { EventListQuery } from '#domain/lineage/ports';
 import { checkRoutedRequest, type CheckedRoutedRequest } from '#domain/routing/request';
 import { parseResultsPage, type ResultsPage } from '#domain/runs/results';
+import type { PolarsResponse as PolarsAnswer } from '#domain/polars/run-polars';
+import type { LegacyQueryResponse as LegacyAnswer } from '#domain/query/legacy-query';
+import type { UnifiedQueryResponse as RoutedAnswer } from '#domain/query/response';
+import type { RunAnswer } from '#domain/runs/read';
+import type { SparkQueryAnswer } from '#domain/runs/submit';
 import type { JsonBody, JsonText } from './request.ts';
 import type { RouteDefinition, RouteId } from './routes.ts';
 import { ErrorBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
@@ -221,3 +226,21 @@ export const bodySchemaOf = (route: RouteDefinition, contract: RouteContract<unk
   if (route.errorStyle === 'polars' && status !== 401) return PolarsErrorBody;
   return ErrorBody;
 };
+
+/** True when each of two types is assignable to the other (the same values, readonly aside). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only for `true`. */
+type Holds<T extends true> = T;
+
+/**
+ * The domain's answer types and the response schemas describe the same values, both ways: a field
+ * added to one and not the other, or a type widened on one side, fails to compile. (`httpHandler`
+ * checks only that an answer fits its schema; this catches a schema looser than the answers.)
+ */
+export type DomainAnswersMatchTheirSchemas = [
+  Holds<Same<RoutedAnswer, z.infer<typeof UnifiedQueryResponse>>>,
+  Holds<Same<LegacyAnswer, z.infer<typeof LegacyQueryResponse>>>,
+  Holds<Same<PolarsAnswer, z.infer<typeof PolarsResponse>>>,
+  Holds<Same<SparkQueryAnswer, z.infer<typeof SparkQueryResponse>>>,
+  Holds<Same<RunAnswer, z.infer<typeof Run>>>,
+];

@@ -5,6 +5,7 @@
  */
 import { JobIdentity, QualifiedTableName, TableRef, TabularResult, WriteMode } from './common.ts';
 import { ValidationError } from '#domain/errors';
+import { ENGINES } from '#domain/orgs/plans';
 import { DEFAULT_MACHINE_TYPE, EXECUTORS, MACHINE_TYPE_NAMES } from '#domain/runs/machine-types';
 import { RESULTS_PAGE } from '#domain/runs/results';
 import { z } from './zod.ts';
@@ -29,7 +30,7 @@ export const RoutedQueryRequest = z
 /** The routing decision. */
 export const EngineDecision = z
   .object({
-    engine: z.string(),
+    engine: z.enum(ENGINES),
     execution_mode: z.enum(['interactive', 'batch']),
     reasons: z.array(z.string()),
     size_band: z.string(),
@@ -43,7 +44,7 @@ export const EngineDecision = z
 /** `UnifiedQueryResponse`. */
 export const UnifiedQueryResponse = z
   .object({
-    success: z.boolean(),
+    success: z.literal(true),
     explain: z.literal(true).optional(),
     engine_decision: EngineDecision,
     results: TabularResult.optional(),
@@ -107,7 +108,7 @@ export const parseRoutedQueryRequest = (value: unknown): RoutedQueryRequestBody 
 };
 
 const ExecutionSummary = z.object({
-  success: z.boolean(),
+  success: z.literal(true),
   results: TabularResult,
   row_count: z.number().int(),
   execution_time: z.string(),
@@ -145,7 +146,7 @@ export const PolarsRequest = z
 /** `PolarsResponse`. */
 export const PolarsResponse = z
   .object({
-    success: z.boolean(),
+    success: z.literal(true),
     results: TabularResult.optional(),
     row_count: z.number().int(),
     execution_time: z.string(),
@@ -248,7 +249,7 @@ export const RunCompute = z
 export const Run = z
   .object({
     run_id: z.string().uuid(),
-    engine: z.string(),
+    engine: z.enum(ENGINES),
     state: z.enum(['QUEUED', 'RUNNING', 'COMPLETE', 'FAIL', 'ABORT']).openapi({
       description: 'QUEUED: waiting for capacity (the machine\'s Spark slots locally, EMR Serverless capacity in AWS); RUNNING; then one of COMPLETE (for a write: its commit is in the catalog), FAIL, ABORT',
     }),
