@@ -2,9 +2,11 @@
  * The HTTP suites' contract check (`test/helpers/contract-check.ts`) must catch each kind of drift
  * it exists for, or a drifted answer would pass every suite unnoticed.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
-import { driftOf } from '../../helpers/contract-check.ts';
+import { ContractDriftError, driftOf } from '../../helpers/contract-check.ts';
 
 const JSON_TYPE = 'application/json';
 const route = (id: string): RouteDefinition => ROUTES.find((r) => r.id === id) as RouteDefinition;
@@ -55,5 +57,27 @@ describe('contract check: answers against their route', () => {
     const drift = await driftOf(postLineage, 200, JSON_TYPE, '{"status":');
     // Assess
     expect(drift).toContain('is not JSON');
+  });
+});
+
+describe('contract check: installed for every suite', () => {
+  it("Should make a suite's fetch throw when a loopback gateway answers a route off its contract", async () => {
+    // Prepare: a server on loopback that answers POST /api/v1/lineage with a field the contract lacks
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 201, stored: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      // Act
+      const drifted = fetch(`${base}/api/v1/lineage`, { method: 'POST', body: '{}' });
+      const unrouted = await fetch(`${base}/not/a/route`);
+      // Assess
+      await expect(drifted).rejects.toThrow(ContractDriftError);
+      await expect(drifted).rejects.toThrow('POST /api/v1/lineage answered 200, which drifts from its contract: the body and its schema differ: /stored: not in the schema');
+      expect(unrouted.status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 });
