@@ -3,7 +3,8 @@ message is run, answered under its request id and deleted; a payload behind an S
 malformed and expired messages are deleted (with an internal answer when the request id is known);
 SIGTERM lets the current run finish and stops the loop. The last tests run the real worker
 process, which calls the Lambda handler itself, in a fresh interpreter (without the uid drop, which
-needs root)."""
+needs root: test/aws/polars-fargate.test.ts runs the whole runner, uid drop included, against the
+AWS emulator)."""
 import io
 import json
 import os
