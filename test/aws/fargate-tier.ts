@@ -46,7 +46,8 @@ interface SynthesizedTier {
 
 /** Synthesizes the construct with one warm task of `tier`, in a stack of the emulated region. */
 const synthesizeTier = (tier: FargateTier, region: string): SynthesizedTier => {
-  const stack = new Stack(new App({ outdir: mkdtempSync(path.join(tmpdir(), 'lakeline-fargate-cdk-')) }), 'PolarsFargateTier', { env: { account: '123456789012', region } });
+  const outdir = mkdtempSync(path.join(tmpdir(), 'lakeline-fargate-cdk-'));
+  const stack = new Stack(new App({ outdir }), 'PolarsFargateTier', { env: { account: '123456789012', region } });
   const logBucket = new s3.Bucket(stack, 'Logs', { enforceSSL: true });
   acknowledge(logBucket, 'AwsSolutions-S1', 'The access-log bucket itself, in this test stack.');
   const warehouse = new LakelineWarehouse(stack, 'Warehouse', { accessLogBucket: logBucket });
@@ -60,6 +61,7 @@ const synthesizeTier = (tier: FargateTier, region: string): SynthesizedTier => {
     image: ecs.ContainerImage.fromRegistry('public.ecr.aws/lambda/python:3.12'),
   });
   const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  rmSync(outdir, { recursive: true, force: true });
   const ofType = (type: string): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === type);
   const queues = ofType('AWS::SQS::Queue');
   const queueId = queues.find(([, r]) => r.Properties.RedrivePolicy)?.[0];

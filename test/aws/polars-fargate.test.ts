@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { STSClient } from '@aws-sdk/client-sts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AwsPolarsSandbox } from '#adapters/aws/aws-polars-sandbox';
@@ -207,9 +207,11 @@ describe('the polars Fargate tier on SQS and S3 in the AWS profile', () => {
     const code = await stopped;
     runner = undefined;
 
-    // Assess
+    // Assess: back at once (not after the runner's 940 s visibility timeout), received once before, unanswered.
     expect(code).toBe(0);
     expect(await tier.queueDepth()).toEqual({ visible: 1, inFlight: 0 });
+    const again = await sqs.send(new ReceiveMessageCommand({ QueueUrl: tier.queueUrl, MessageSystemAttributeNames: ['ApproximateReceiveCount'], WaitTimeSeconds: 0 }));
+    expect(again.Messages?.map((m) => [JSON.parse(m.Body as string).request_id, m.Attributes?.ApproximateReceiveCount])).toEqual([['late', '2']]);
     expect(await lake.keys(`${resultsPrefix()}/`)).toEqual([]);
   });
 });
