@@ -99,7 +99,7 @@ describe('the polars Fargate tier on SQS and S3 in the AWS profile', () => {
     const sql = 'SELECT l_returnflag, l_linestatus, count(*) AS n, round(sum(l_extendedprice), 2) AS revenue FROM l GROUP BY 1, 2 ORDER BY 1, 2';
     const body = { mode: 'query', query: sql, tables: ['l=tpch.lineitem'], vcpus: TIER };
 
-    // Act: the local profile on its default tier (rows do not depend on the tier; 8 local workers would not fit this machine).
+    // Act: the local profile on its default tier (the rows do not depend on the tier).
     const [inAws, locally] = await Promise.all([profile.call('PostWarehousePolars', { body }), polarsApi(inject('stack').baseUrl, inject('stack').apiKey)({ ...body, vcpus: 2 })]);
 
     // Assess
