@@ -47,6 +47,9 @@ VISIBILITY_MARGIN_S = 60
 WORKER_GRACE_S = 30
 #: Where the Lambda handler keeps its inbox and scratch (``lambda_handler._ROOT``).
 WORKER_ROOT = "/tmp/lakeline-polars"
+#: The task's AWS settings the worker keeps (``s3_access.region_of_function`` and
+#: ``s3_endpoint_of_function`` read them): where S3 is, never who the task is.
+WORKER_AWS_SETTINGS = ("AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL")
 #: The package's parent directory, put on the worker's ``PYTHONPATH``.
 CODE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -224,8 +227,9 @@ class IsolatedRunner:
             "PYTHONPATH": CODE_DIR,
             "PYTHONDONTWRITEBYTECODE": "1",
             "POLARS_MAX_THREADS": os.environ.get("POLARS_MAX_THREADS", "1"),
-            # The run's S3 clients need the region (no secret); its credentials come in the payload.
-            **{name: os.environ[name] for name in ("AWS_REGION", "AWS_DEFAULT_REGION") if os.environ.get(name)},
+            # The run's S3 clients need the region and, where the task has one, its S3 endpoint (an
+            # emulator in the tests; unset in AWS): no secret. Its credentials come in the payload.
+            **{name: os.environ[name] for name in WORKER_AWS_SETTINGS if os.environ.get(name)},
             # The handler sizes the run's memory limit from Lambda's variable; here it is the task's,
             # less what the runner holds.
             "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(max(1024, self.config.memory_mb - 256)),

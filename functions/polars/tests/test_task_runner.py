@@ -3,7 +3,8 @@ message is run, answered under its request id and deleted; a payload behind an S
 malformed and expired messages are deleted (with an internal answer when the request id is known);
 SIGTERM lets the current run finish and stops the loop. The last tests run the real worker
 process, which calls the Lambda handler itself, in a fresh interpreter (without the uid drop, which
-needs root)."""
+needs root: test/aws/polars-fargate.test.ts runs the whole runner, uid drop included, against the
+AWS emulator)."""
 import io
 import json
 import os
@@ -250,15 +251,20 @@ def test_should_build_the_worker_environment_from_scratch(monkeypatch):
     # Arrange
     monkeypatch.setenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/secret")
     monkeypatch.setenv("ECS_CONTAINER_METADATA_URI_V4", "http://169.254.170.2/v4/x")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "secret")
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:5000")
     monkeypatch.setenv("POLARS_MAX_THREADS", "16")
 
     # Act
     env = tr.IsolatedRunner(CONFIG).worker_env()
 
     # Assess
-    assert not any(name.startswith(("AWS_CONTAINER", "ECS_", "LAKELINE_")) for name in env)
+    assert not any(name.startswith(("AWS_CONTAINER", "ECS_", "LAKELINE_", "AWS_ACCESS", "AWS_SECRET")) for name in env)
     assert env["AWS_REGION"] == "eu-west-1" and env["POLARS_MAX_THREADS"] == "16"
+    # Where S3 is (an emulator in the tests) is kept: the run's reads must go where the task's go.
+    assert env["AWS_ENDPOINT_URL"] == "http://127.0.0.1:5000"
     assert env["AWS_LAMBDA_FUNCTION_MEMORY_SIZE"] == str(16384 - 256)
 
 

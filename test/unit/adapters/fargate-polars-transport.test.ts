@@ -1,7 +1,8 @@
 /**
  * The Fargate tiers' transport against fake SQS and S3 clients: the exact message it queues, polling
  * the answer object with backoff until it appears, the 503 at the deadline, and the S3 pointer for a
- * payload above SQS's message limit. The clock and the sleep are fakes, so nothing waits.
+ * payload above SQS's message limit. The clock and the sleep are fakes, so nothing waits. The same
+ * transport against the emulator's SQS and S3 and the real task runner: test/aws/polars-fargate.test.ts.
  */
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
