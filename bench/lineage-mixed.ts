@@ -69,14 +69,15 @@ try {
   // Mixed load.
   const client = httpClient(CLIENTS);
   const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
-  const listings: readonly (() => Record<string, string>)[] = [
-    () => ({ start: '0', end: FAR }),
-    () => ({ start: '0', end: FAR, states: 'FAIL' }),
-    () => ({ start: '0', end: FAR, job: 'orders' }),
-    () => ({ start: '0', end: FAR, namespace: `ns_tail_${10 + Math.floor(random() * 90)}`, states: 'COMPLETE,FAIL' }),
-    () => ({ start: '0', end: FAR, namespace: `ns_tail_${10 + Math.floor(random() * 90)}`, states: 'START,COMPLETE,FAIL' }),
-    () => ({ start: '0', end: FAR, job: `task_${100 + Math.floor(random() * 900)}` }),
+  const listings: readonly (readonly [string, () => Record<string, string>])[] = [
+    ['time', () => ({ start: '0', end: FAR })],
+    ['state', () => ({ start: '0', end: FAR, states: 'FAIL' })],
+    ['job substring', () => ({ start: '0', end: FAR, job: 'orders' })],
+    ['selective namespace + 2 states', () => ({ start: '0', end: FAR, namespace: `ns_tail_${10 + Math.floor(random() * 90)}`, states: 'COMPLETE,FAIL' })],
+    ['selective namespace + 3 states', () => ({ start: '0', end: FAR, namespace: `ns_tail_${10 + Math.floor(random() * 90)}`, states: 'START,COMPLETE,FAIL' })],
+    ['selective job', () => ({ start: '0', end: FAR, job: `task_${100 + Math.floor(random() * 900)}` })],
   ];
+  const byKind = new Map<string, number[]>(listings.map(([kind]) => [kind, []]));
   const live = runEvents(seededRandom(8), Number.MAX_SAFE_INTEGER, FROM_MS, SPAN_MS, small);
   const listLatency: number[] = [];
   const ingestLatency: number[] = [];
@@ -88,11 +89,13 @@ try {
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline) {
       const listing = random() < LIST_SHARE;
+      const [kind, params] = listings[Math.floor(random() * listings.length)] as (typeof listings)[number];
       const started = performance.now();
       const out = listing
-        ? await client.request(`${stack.baseUrl}/api/v1/events?${new URLSearchParams((listings[Math.floor(random() * listings.length)] as () => Record<string, string>)())}`, 'GET', headers)
+        ? await client.request(`${stack.baseUrl}/api/v1/events?${new URLSearchParams(params())}`, 'GET', headers)
         : await client.request(`${stack.baseUrl}/api/v1/lineage`, 'POST', headers, (live.next().value as { text: string }).text);
       (listing ? listLatency : ingestLatency).push(performance.now() - started);
+      if (listing) byKind.get(kind)?.push(performance.now() - started);
       if (out.status !== 200) errors += 1;
     }
   };
@@ -102,9 +105,10 @@ try {
   listLatency.sort((a, b) => a - b);
   ingestLatency.sort((a, b) => a - b);
   const line = (name: string, l: number[]) =>
-    `  ${name.padEnd(10)} ${String(l.length).padStart(6)} requests  p50 ${quantile(l, 0.5).toFixed(0).padStart(6)} ms  p95 ${quantile(l, 0.95).toFixed(0).padStart(6)} ms  p99 ${quantile(l, 0.99).toFixed(0).padStart(6)} ms`;
+    `  ${name.padEnd(34)} ${String(l.length).padStart(6)} requests  p50 ${quantile(l, 0.5).toFixed(0).padStart(6)} ms  p95 ${quantile(l, 0.95).toFixed(0).padStart(6)} ms  p99 ${quantile(l, 0.99).toFixed(0).padStart(6)} ms`;
   console.log(`\n${SECONDS} s of ${CLIENTS} clients, ${(LIST_SHARE * 100).toFixed(0)}% listing, over ${EVENTS} stored events:`);
   console.log(line('listing', listLatency));
+  for (const [kind, latencies] of byKind) console.log(line(`  ${kind}`, latencies.sort((a, b) => a - b)));
   console.log(line('ingest', ingestLatency));
   console.log(`  non-200 answers: ${errors}`);
   console.log(`  store RSS: ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at peak, ${rssMb(storePid).toFixed(0)} MB after`);

@@ -91,12 +91,19 @@ export const EVENTS_TABLE: TableDefinition = {
       sortKey: { name: 'timeKey', type: 'S' },
       projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
     },
-    // A listing filtered by job or job namespace reads only the matching jobs' events (the jobs
-    // come from the org's name directory; docs/adr/0010-event-keys-sharding-and-listing.md); the other
-    // filters apply to the projected attributes.
+    // A listing filtered by job name or job namespace reads only the matching names' events (the
+    // names come from the org's name directory; docs/adr/0010-event-keys-sharding-and-listing.md):
+    // the job index by job name, the namespace index by namespace; the other filters apply to the
+    // projected attributes.
     {
       indexName: 'byJob',
       partitionKey: { name: 'jobKey', type: 'S' },
+      sortKey: { name: 'timeKey', type: 'S' },
+      projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
+    },
+    {
+      indexName: 'byNamespace',
+      partitionKey: { name: 'namespaceKey', type: 'S' },
       sortKey: { name: 'timeKey', type: 'S' },
       projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
     },

@@ -1,7 +1,7 @@
 /**
  * Local homes made by an earlier version: a table whose indexes changed is rebuilt at start with
- * every item kept and upgraded (events get the job index's key, orgs get their name directory),
- * and a rebuild interrupted by a crash resumes from its complete copy.
+ * every item kept and upgraded (events get the job and namespace indexes' keys, orgs get their name
+ * directory), and a rebuild interrupted by a crash resumes from its complete copy.
  */
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, waitUntilTableExists, waitUntilTableNotExists, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -25,16 +25,17 @@ import { dataset } from './lineage-fixtures.ts';
 const home = tempHome('migration');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** The Events table as it was before the job index existed. */
-const OLD_EVENTS: TableDefinition = { ...EVENTS_TABLE, indexes: EVENTS_TABLE.indexes.filter((i) => i.indexName !== 'byJob') };
+/** The Events table as it was before the job and namespace indexes existed. */
+const NAME_INDEXES = ['byJob', 'byNamespace'];
+const OLD_EVENTS: TableDefinition = { ...EVENTS_TABLE, indexes: EVENTS_TABLE.indexes.filter((i) => !NAME_INDEXES.includes(i.indexName)) };
 const NAME = localTableName(EVENTS_TABLE);
 
-/** Items as the earlier version wrote them: no job-index key. */
+/** Items as the earlier version wrote them: no name-index keys. */
 const oldItems = (orgId: string, count: number, seed: number) =>
   dataset(count, seed).map((e) => {
     const prepared = prepareEvent(JSON.parse(e.text), Buffer.byteLength(e.text), new Date());
     if (!prepared.ok) throw new Error(prepared.error);
-    const { jobKey: _jobKey, ...item } = encodeEvent(orgId, { event: prepared.event, rawText: e.text }).item;
+    const { jobKey: _jobKey, namespaceKey: _namespaceKey, ...item } = encodeEvent(orgId, { event: prepared.event, rawText: e.text }).item;
     return item;
   });
 
@@ -44,7 +45,7 @@ const dropTable = async (client: DynamoDBClient, name: string): Promise<void> =>
   await waitUntilTableNotExists({ client, maxWaitTime: 60 }, { TableName: name });
 };
 
-describe('a local home made before the job index', () => {
+describe('a local home made before the name indexes', () => {
   it('Should rebuild the Events table at start, keeping every event, so filtered listings find them', async () => {
     // Prepare: a store with the old table and 120 events of one org.
     const org = randomUUID();
@@ -67,7 +68,9 @@ describe('a local home made before the job index', () => {
     const store = new DynamoEventStore(afterDoc, NAME, () => new DirectoryBlobStore(`${home}/blobs`));
     const all = await store.list(org, parseListQuery({ start: '0', end: '4102444800', limit: '1000' }));
     const daily = await store.list(org, parseListQuery({ start: '0', end: '4102444800', limit: '1000', job: 'daily' }));
-    const stored = (await afterDoc.send(new ScanCommand({ TableName: NAME, FilterExpression: 'attribute_exists(jobKey)' }))).Items ?? [];
+    const namespace = all.events[0]?.job_namespace ?? '';
+    const inNamespace = await store.list(org, parseListQuery({ start: '0', end: '4102444800', limit: '1000', namespace }));
+    const stored = (await afterDoc.send(new ScanCommand({ TableName: NAME, FilterExpression: 'attribute_exists(jobKey) AND attribute_exists(namespaceKey)' }))).Items ?? [];
     after.destroy();
     await second.stop();
 
@@ -78,6 +81,8 @@ describe('a local home made before the job index', () => {
     expect(daily.events.length).toBeGreaterThan(0);
     expect(daily.events.every((e) => (e.job_name ?? '').toLowerCase().includes('daily'))).toBe(true);
     expect(daily.events).toHaveLength(all.events.filter((e) => (e.job_name ?? '').toLowerCase().includes('daily')).length);
+    expect(inNamespace.events.length).toBeGreaterThan(0);
+    expect(inNamespace.events).toHaveLength(all.events.filter((e) => (e.job_namespace ?? '').toLowerCase().includes(namespace.toLowerCase())).length);
   }, 120_000);
 
   it('Should finish a rebuild that a crash interrupted after its copy was complete', async () => {

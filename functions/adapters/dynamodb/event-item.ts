@@ -40,13 +40,19 @@ export const GZIP_LEVEL = 1;
 const SIZE_WIDTH = 12;
 
 /**
- * Partitions per job on the job index: a busy job spreads its writes over this many partition key
- * values, and a listing filtered to one job merges this many partitions.
+ * Partitions per job name on the job index: a busy job spreads its writes over this many partition
+ * key values, and a listing filtered to one job name merges this many partitions.
  */
 export const JOB_BUCKETS = 2;
 
+/**
+ * Partitions per namespace on the namespace index: a namespace can hold most of an org's events
+ * (one Airflow instance, one Spark cluster), so it is spread like the org itself ({@link SHARD_COUNT}).
+ */
+export const NAMESPACE_BUCKETS = SHARD_COUNT;
+
 /** Index names of the Events table (`EVENTS_TABLE`). */
-export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun', byJob: 'byJob' } as const;
+export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun', byJob: 'byJob', byNamespace: 'byNamespace' } as const;
 
 /** Attributes the listing reads back in full for a page (never the index-only attributes). */
 export const BODY_ATTRIBUTES = ['pk', 'doc', 'raw', 'rawGz', 'blob', 'sizeBytes'] as const;
@@ -82,8 +88,21 @@ const nameDigest = (...parts: readonly string[]): string => createHash('sha256')
 /** The job-index bucket of an event (from its id, like its shard). */
 export const jobBucketOf = (eventId: string): number => Number.parseInt(eventId.slice(0, 8), 16) % JOB_BUCKETS;
 
-/** The partition key of one bucket of a job (folded namespace and name) on the job index. */
-export const jobKey = (orgId: string, namespaceFolded: string, jobFolded: string, bucket: number): string => `${orgId}#j#${nameDigest(namespaceFolded, jobFolded)}#${bucket}`;
+/**
+ * The partition key of one bucket of a job name (folded) on the job index. The name alone, not
+ * the namespace and name: a job name filter then reads one name's partitions whatever the number
+ * of namespaces that run a job of that name.
+ */
+export const jobKey = (orgId: string, jobFolded: string, bucket: number): string => `${orgId}#j#${nameDigest(jobFolded)}#${bucket}`;
+
+/** The partition key of one bucket (the event's shard) of a namespace (folded) on the namespace index. */
+export const namespaceKey = (orgId: string, namespaceFolded: string, bucket: number): string => `${orgId}#n#${nameDigest(namespaceFolded)}#${bucket}`;
+
+/** The job and namespace index attributes of an event that names a job (a DatasetEvent names none: both indexes are sparse). */
+const nameIndexKeys = (orgId: string, eventId: string, namespaceFolded: string, jobFolded: string) => ({
+  jobKey: jobKey(orgId, jobFolded, jobBucketOf(eventId)),
+  namespaceKey: namespaceKey(orgId, namespaceFolded, shardOf(eventId)),
+});
 
 /** A size as the fixed-width prefix of `sizeKey`. */
 export const paddedSize = (bytes: number): string => String(bytes).padStart(SIZE_WIDTH, '0');
@@ -111,8 +130,8 @@ export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes
     stateKey: stateKey(orgId, event.run_state, shard),
     // The run index is sparse: events without a run (DatasetEvent, JobEvent) have no entry.
     ...(event.run_id === null ? {} : { runKey: runKey(orgId, event.run_id) }),
-    // So is the job index: a DatasetEvent has no job.
-    ...(event.job_name === null || event.job_namespace === null ? {} : { jobKey: jobKey(orgId, event.jobNamespaceFolded, event.jobNameFolded, jobBucketOf(event.id)) }),
+    // So are the job and namespace indexes: a DatasetEvent has no job.
+    ...(event.job_name === null || event.job_namespace === null ? {} : nameIndexKeys(orgId, event.id, event.jobNamespaceFolded, event.jobNameFolded)),
     eventTime: event.eventTimeKey,
     sizeBytes: event.event_size_in_bytes,
     runState: event.run_state,
@@ -131,7 +150,7 @@ export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes
 
 /**
  * An item stored by an earlier layout, with the index attributes of the current one (the job
- * index's `jobKey`); for a local table being rebuilt. The job is read from the derived fields
+ * index's `jobKey`, the namespace index's `namespaceKey`); for a local table being rebuilt. The job is read from the derived fields
  * (`doc`, in the item or, for a large event, in its blob).
  *
  * @param blobOf - reads the gzip blob of an item whose body is in the blob store
@@ -151,7 +170,7 @@ export async function withCurrentIndexKeys(
   const orgId = pk.slice(0, hash);
   const namespace = foldForSearch(stored.job_namespace);
   const job = foldForSearch(stored.job_name);
-  return { item: { ...item, jobKey: jobKey(orgId, namespace, job, jobBucketOf(stored.id)) }, job: { orgId, namespace, job } };
+  return { item: { ...item, ...nameIndexKeys(orgId, stored.id, namespace, job) }, job: { orgId, namespace, job } };
 }
 
 /** Whether an item keeps its body in the blob store. */

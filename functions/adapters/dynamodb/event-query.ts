@@ -6,8 +6,8 @@
  */
 import type { EventListQuery } from '#domain/lineage/ports';
 import { MAX_EPOCH_MICROS, MIN_EPOCH_MICROS, sortableTime } from '#domain/lineage/event-time';
-import { EVENT_INDEXES, JOB_BUCKETS, SHARD_COUNT, jobKey, runKey, shardKey, stateKey } from './event-item.ts';
-import type { DirectoryJob, NameDirectoryView } from './name-directory.ts';
+import { EVENT_INDEXES, JOB_BUCKETS, NAMESPACE_BUCKETS, SHARD_COUNT, jobKey, namespaceKey, runKey, shardKey, stateKey } from './event-item.ts';
+import type { NameDirectoryView } from './name-directory.ts';
 
 /**
  * With at most this many states asked for, the state index is read (states × shards partitions,
@@ -17,18 +17,46 @@ import type { DirectoryJob, NameDirectoryView } from './name-directory.ts';
 export const MAX_STATES_ON_STATE_INDEX = 2;
 
 /**
- * Most job-index partitions one listing merges (jobs matched × {@link JOB_BUCKETS}). A filter that
- * matches more jobs is not selective in the usual case, so the time or state index with a filter
- * reads little more than it returns.
+ * Most name-index partitions one listing merges (job names matched × {@link JOB_BUCKETS}, or
+ * namespaces matched × {@link NAMESPACE_BUCKETS}). A filter that matches more names is not
+ * selective in the usual case, so the time or state index with a filter reads little more than it
+ * returns.
  */
-export const MAX_JOB_PARTITIONS = 64;
+export const MAX_NAME_PARTITIONS = 64;
 
 /** Whether a listing filters by job or job namespace, so the name directory can narrow it. */
 export const usesNameDirectory = (query: EventListQuery): boolean => query.runId === undefined && (query.namespace !== undefined || query.job !== undefined);
 
-/** The directory's jobs that match the query's `namespace` and `job` substrings (both folded). */
-export const matchingJobs = (query: EventListQuery, directory: NameDirectoryView): DirectoryJob[] =>
-  directory.jobs.filter((j) => (query.namespace === undefined || j.namespace.includes(query.namespace)) && (query.job === undefined || j.job.includes(query.job)));
+/** The partitions of the name index a listing reads: the job index or the namespace index. */
+interface NamePartitions {
+  readonly indexName: string;
+  readonly partitionAttribute: string;
+  readonly partitions: string[];
+}
+
+/**
+ * The directory's names matching the query's `job` and `namespace` substrings (folded), as the
+ * partitions of whichever name index has fewer of them (the other filter runs on its entries);
+ * `'none'` when a filter matches no name of a complete directory, so nothing can match; undefined
+ * when neither index is selective enough ({@link MAX_NAME_PARTITIONS}).
+ */
+export function namePartitions(orgId: string, query: EventListQuery, directory: NameDirectoryView): NamePartitions | 'none' | undefined {
+  const { job, namespace } = query;
+  const jobs = job === undefined ? undefined : directory.jobNames.filter((name) => name.includes(job));
+  const namespaces = namespace === undefined ? undefined : directory.namespaces.filter((name) => name.includes(namespace));
+  if (jobs?.length === 0 || namespaces?.length === 0) return 'none';
+  const byJob = jobs === undefined ? Number.POSITIVE_INFINITY : jobs.length * JOB_BUCKETS;
+  const byNamespace = namespaces === undefined ? Number.POSITIVE_INFINITY : namespaces.length * NAMESPACE_BUCKETS;
+  if (Math.min(byJob, byNamespace) > MAX_NAME_PARTITIONS) return undefined;
+  if (jobs !== undefined && byJob <= byNamespace) {
+    return { indexName: EVENT_INDEXES.byJob, partitionAttribute: 'jobKey', partitions: jobs.flatMap((name) => Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(orgId, name, b))) };
+  }
+  return {
+    indexName: EVENT_INDEXES.byNamespace,
+    partitionAttribute: 'namespaceKey',
+    partitions: (namespaces ?? []).flatMap((name) => Array.from({ length: NAMESPACE_BUCKETS }, (_, b) => namespaceKey(orgId, name, b))),
+  };
+}
 
 /** The Queries that answer a listing request. */
 export interface QueryPlan {
@@ -60,18 +88,19 @@ export interface QueryPlan {
  * a complete directory with no job matching the name filters).
  *
  * Paths: a run → the run index (one partition); size order → the size index (shards), with the time
- * window as a filter; a `namespace`/`job` filter matching few jobs of the directory → the job index
- * (jobs × buckets); one or two states in time order → the state index (states × shards);
- * otherwise → the time index (shards). The time window is a key condition wherever the index is
- * sorted by time. Substring and list filters run on the index entries (the attributes are
- * projected) on every path, so a shared job-index partition never lets a wrong event through.
+ * window as a filter; a `job` or `namespace` filter matching few names of the directory → the job
+ * index (job names × buckets) or the namespace index (namespaces × buckets), whichever reads fewer
+ * partitions; one or two states in time order → the state index (states × shards); otherwise → the
+ * time index (shards). The time window is a key condition wherever the index is sorted by time.
+ * Substring and list filters run on the index entries (the attributes are projected) on every
+ * path, so a shared name-index partition never lets a wrong event through.
  *
  * @param directory - the org's name directory, when the query filters by name ({@link usesNameDirectory})
  */
 export function planQuery(orgId: string, query: EventListQuery, directory?: NameDirectoryView): QueryPlan | undefined {
   if (query.startMicros >= query.endMicros) return undefined;
-  const jobs = directory?.complete && usesNameDirectory(query) ? matchingJobs(query, directory) : undefined;
-  if (jobs?.length === 0) return undefined;
+  const byName = directory?.complete && usesNameDirectory(query) ? namePartitions(orgId, query, directory) : undefined;
+  if (byName === 'none') return undefined;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const filters: string[] = [];
@@ -94,10 +123,8 @@ export function planQuery(orgId: string, query: EventListQuery, directory?: Name
     partitionAttribute = 'shardKey';
     partitions = shards.map((s) => shardKey(orgId, s));
     sortAttribute = 'sizeKey';
-  } else if (jobs !== undefined && jobs.length * JOB_BUCKETS <= MAX_JOB_PARTITIONS) {
-    indexName = EVENT_INDEXES.byJob;
-    partitionAttribute = 'jobKey';
-    partitions = jobs.flatMap((j) => Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(orgId, j.namespace, j.job, b)));
+  } else if (byName !== undefined) {
+    ({ indexName, partitionAttribute, partitions } = byName);
   } else if (query.states !== undefined && query.states.length <= MAX_STATES_ON_STATE_INDEX) {
     indexName = EVENT_INDEXES.byState;
     partitionAttribute = 'stateKey';

@@ -1,26 +1,32 @@
 /**
  * @module name-directory
- * Per org, the distinct jobs of its events (folded namespace and name), kept in a few items of the
- * Events table. A listing filtered by `namespace` or `job` (case-insensitive substrings) looks the
- * matching jobs up here and reads only their partitions of the job index, instead of filtering
- * every index entry of the window (docs/adr/0010-event-keys-sharding-and-listing.md).
+ * Per org, the distinct job names and the distinct job namespaces of its events (folded), kept in
+ * a few items of the Events table. A listing filtered by `job` or `namespace` (case-insensitive
+ * substrings) looks the matching names up here and reads only their partitions of the job or the
+ * namespace index, instead of filtering every index entry of the window
+ * (docs/adr/0010-event-keys-sharding-and-listing.md).
  *
- * Ingestion records a job before the first event that names it is written, so every stored event's
- * job is in the directory — unless a chunk of it has overflowed, which readers see and then fall
- * back to filtering. Each process remembers the jobs it has recorded, so steady ingestion of known
- * jobs costs nothing here; readers cache the chunks and re-read only those whose version changed.
+ * Names and namespaces are kept apart, not as (namespace, job) pairs: a warehouse runs the same job
+ * names in many namespaces, so pairs number in the product of the two and a name filter would
+ * match too many of them to read one by one; the names alone stay few.
+ *
+ * Ingestion records a job's name and namespace before the first event that names them is written,
+ * so every stored event's names are in the directory — unless a chunk of it has overflowed, which
+ * readers see and then fall back to filtering. Each process remembers the names it has recorded,
+ * so steady ingestion of known jobs costs nothing here; readers cache the chunks and re-read only
+ * those whose version changed.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { batchGetAll } from './batch-ops.ts';
 
-/** Items the directory of one org is spread over (a chunk is chosen by a hash of the job). */
-export const DIRECTORY_CHUNKS = 8;
-/** Jobs one chunk holds; past it the chunk is marked overflowed (an item may not exceed 400 KB). */
-export const MAX_JOBS_PER_CHUNK = 2_000;
-/** Longest entry (folded namespace and name, UTF-8) the directory stores; a longer one overflows its chunk. */
+/** Items the directory of one org is spread over (a chunk is chosen by a hash of the entry). */
+export const DIRECTORY_CHUNKS = 16;
+/** Names one chunk holds; past it the chunk is marked overflowed (an item may not exceed 400 KB). */
+export const MAX_NAMES_PER_CHUNK = 2_000;
+/** Longest entry (a folded name or namespace, UTF-8) the directory stores; a longer one overflows its chunk. */
 export const MAX_ENTRY_BYTES = 160;
-/** Jobs a process remembers having recorded before it starts over (bounds its memory). */
+/** Entries a process remembers having recorded before it starts over (bounds its memory). */
 const MAX_REMEMBERED = 200_000;
 
 /** One job as the directory holds it: folded with `foldForSearch`. */
@@ -31,28 +37,32 @@ export interface DirectoryJob {
 
 /** An org's directory as a reader sees it. */
 export interface NameDirectoryView {
-  /** Every job of the org's events, unless `complete` is false. */
-  readonly jobs: readonly DirectoryJob[];
-  /** False when a chunk overflowed: some jobs are missing, so a reader must not rely on the list. */
+  /** Every job name of the org's events (folded), unless `complete` is false. */
+  readonly jobNames: readonly string[];
+  /** Every job namespace of the org's events (folded), unless `complete` is false. */
+  readonly namespaces: readonly string[];
+  /** False when a chunk overflowed: some names are missing, so a reader must not rely on the lists. */
   readonly complete: boolean;
 }
 
 interface CachedChunk {
   readonly version: number;
   readonly overflow: boolean;
-  readonly jobs: readonly DirectoryJob[];
+  readonly jobNames: readonly string[];
+  readonly namespaces: readonly string[];
 }
 
 const SEPARATOR = '\u0000';
 const CONDITIONAL_CHECK_FAILED = 'ConditionalCheckFailedException';
+/** Entries are `j<NUL><job name>` or `n<NUL><namespace>`. */
+const JOB_NAME = `j${SEPARATOR}`;
+const NAMESPACE = `n${SEPARATOR}`;
 
-const entryOf = (job: DirectoryJob): string => `${job.namespace}${SEPARATOR}${job.job}`;
-const jobOf = (entry: string): DirectoryJob => {
-  const at = entry.indexOf(SEPARATOR);
-  return { namespace: entry.slice(0, at), job: entry.slice(at + 1) };
-};
+const entriesOf = (job: DirectoryJob): string[] => [`${JOB_NAME}${job.job}`, `${NAMESPACE}${job.namespace}`];
+const namesOf = (entries: readonly string[], prefix: string): string[] => entries.filter((e) => e.startsWith(prefix)).map((e) => e.slice(prefix.length));
 const chunkOf = (entry: string): number => createHash('sha256').update(entry, 'utf8').digest().readUInt32BE(0) % DIRECTORY_CHUNKS;
-const chunkPk = (orgId: string, chunk: number): string => `${orgId}#names#${chunk}`;
+/** `dir`, not the earlier layout's `names` (pairs): an older home's pair items are left unread. */
+const chunkPk = (orgId: string, chunk: number): string => `${orgId}#dir#${chunk}`;
 
 /** The name directory of the Events table. */
 export class NameDirectory {
@@ -69,13 +79,13 @@ export class NameDirectory {
   ) {}
 
   /**
-   * Records jobs for an org; resolves once every one of them is durably in the directory (or its
-   * chunk is marked overflowed). Store failures propagate: the caller must not write the events.
+   * Records the names and namespaces of jobs for an org; resolves once every one of them is durably
+   * in the directory (or its chunk is marked overflowed). Store failures propagate: the caller must
+   * not write the events.
    */
   async record(orgId: string, jobs: readonly DirectoryJob[]): Promise<void> {
     const byChunk = new Map<number, Set<string>>();
-    for (const job of jobs) {
-      const entry = entryOf(job);
+    for (const entry of jobs.flatMap(entriesOf)) {
       if (this.remembered.has(`${orgId}${SEPARATOR}${entry}`)) continue;
       const chunk = chunkOf(entry);
       (byChunk.get(chunk) ?? byChunk.set(chunk, new Set()).get(chunk))?.add(entry);
@@ -97,12 +107,12 @@ export class NameDirectory {
     if (stale.length > 0) {
       const full = await batchGetAll(this.doc, this.tableName, 'pk', stale, ['pk', 'v', 'overflow', 'names']);
       for (const [pk, item] of full) {
-        const names = item.names instanceof Set ? [...(item.names as Set<string>)] : [];
-        this.cache.set(pk, { version: Number(item.v), overflow: item.overflow === true, jobs: names.map(jobOf) });
+        const entries = item.names instanceof Set ? [...(item.names as Set<string>)] : [];
+        this.cache.set(pk, { version: Number(item.v), overflow: item.overflow === true, jobNames: namesOf(entries, JOB_NAME), namespaces: namesOf(entries, NAMESPACE) });
       }
     }
     const chunks = keys.flatMap(({ pk }) => (heads.has(pk) ? [this.cache.get(pk)] : [])).filter((c): c is CachedChunk => c !== undefined);
-    return { jobs: chunks.flatMap((c) => c.jobs), complete: chunks.every((c) => !c.overflow) };
+    return { jobNames: chunks.flatMap((c) => c.jobNames), namespaces: chunks.flatMap((c) => c.namespaces), complete: chunks.every((c) => !c.overflow) };
   }
 
   private async add(orgId: string, chunk: number, entries: readonly string[]): Promise<void> {
@@ -117,7 +127,7 @@ export class NameDirectory {
             UpdateExpression: 'ADD #names :names, #v :one',
             ConditionExpression: 'attribute_not_exists(#names) OR size(#names) < :max',
             ExpressionAttributeNames: { '#names': 'names', '#v': 'v' },
-            ExpressionAttributeValues: { ':names': new Set(storable), ':one': 1, ':max': MAX_JOBS_PER_CHUNK },
+            ExpressionAttributeValues: { ':names': new Set(storable), ':one': 1, ':max': MAX_NAMES_PER_CHUNK },
           }),
         );
       } catch (err) {
@@ -128,7 +138,7 @@ export class NameDirectory {
     if (storable.length < entries.length) await this.markOverflow(key);
   }
 
-  /** A chunk that cannot take a job says so; readers then stop relying on the directory. */
+  /** A chunk that cannot take a name says so; readers then stop relying on the directory. */
   private async markOverflow(key: Record<string, string>): Promise<void> {
     await this.doc.send(
       new UpdateCommand({

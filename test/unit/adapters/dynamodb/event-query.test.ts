@@ -1,7 +1,7 @@
 // planQuery: which index and partitions answer each kind of listing, and the expressions sent.
 import { describe, expect, it } from 'vitest';
-import { JOB_BUCKETS, SHARD_COUNT, jobKey } from '#adapters/dynamodb/event-item';
-import { MAX_JOB_PARTITIONS, planQuery, resumePlan } from '#adapters/dynamodb/event-query';
+import { JOB_BUCKETS, NAMESPACE_BUCKETS, SHARD_COUNT, jobKey, namespaceKey } from '#adapters/dynamodb/event-item';
+import { MAX_NAME_PARTITIONS, planQuery, resumePlan } from '#adapters/dynamodb/event-query';
 import type { EventListQuery } from '#domain/lineage/ports';
 
 const ORG = 'o1';
@@ -93,48 +93,69 @@ describe('planQuery', () => {
   });
 
   describe('with the name directory', () => {
-    const directory = (jobs: [string, string][], complete = true) => ({ jobs: jobs.map(([namespace, job]) => ({ namespace, job })), complete });
-    const JOBS = directory([
-      ['etl', 'daily_orders'],
-      ['etl', 'daily_refunds'],
-      ['ml', 'train_orders'],
-    ]);
+    const directory = (jobNames: string[], namespaces: string[], complete = true) => ({ jobNames, namespaces, complete });
+    const NAMES = directory(['daily_orders', 'daily_refunds', 'train_orders'], ['etl', 'ml']);
+    const buckets = (count: number, key: (bucket: number) => string) => Array.from({ length: count }, (_, b) => key(b));
 
-    it('Should read only the matching jobs of the job index, keeping the substring filters', () => {
+    it('Should read only the matching job names of the job index, keeping the substring filters', () => {
       // Act
-      const plan = planQuery(ORG, { ...BASE, job: 'orders', states: ['FAIL'] }, JOBS);
+      const plan = planQuery(ORG, { ...BASE, job: 'orders', states: ['FAIL'] }, NAMES);
       // Assess
       expect(plan?.indexName).toBe('byJob');
-      expect(plan?.partitions).toEqual([
-        ...Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(ORG, 'etl', 'daily_orders', b)),
-        ...Array.from({ length: JOB_BUCKETS }, (_, b) => jobKey(ORG, 'ml', 'train_orders', b)),
-      ]);
+      expect(plan?.partitions).toEqual([...buckets(JOB_BUCKETS, (b) => jobKey(ORG, 'daily_orders', b)), ...buckets(JOB_BUCKETS, (b) => jobKey(ORG, 'train_orders', b))]);
       expect(plan?.filterExpression).toBe('#state IN (:s0) AND contains(#job, :job)');
       expect(plan?.keyCondition).toBe('#pk = :p AND #sk BETWEEN :lo AND :hi');
     });
 
-    it('Should match namespace and job substrings together', () => {
-      const plan = planQuery(ORG, { ...BASE, namespace: 'et', job: 'daily' }, JOBS);
-      expect(plan?.partitions).toHaveLength(2 * JOB_BUCKETS);
+    it('Should read only the matching namespace of the namespace index for a namespace filter', () => {
+      // Act
+      const plan = planQuery(ORG, { ...BASE, namespace: 'ml', states: ['COMPLETE', 'FAIL', 'START'] }, NAMES);
+      // Assess
+      expect(plan?.indexName).toBe('byNamespace');
+      expect(plan?.partitions).toEqual(buckets(NAMESPACE_BUCKETS, (b) => namespaceKey(ORG, 'ml', b)));
+      expect(plan?.filterExpression).toBe('#state IN (:s0, :s1, :s2) AND contains(#ns, :ns)');
     });
 
-    it('Should plan nothing when no job of a complete directory matches', () => {
-      expect(planQuery(ORG, { ...BASE, namespace: 'finance' }, JOBS)).toBeUndefined();
+    it('Should read the name index with fewer partitions when both filters are given, filtering on the other', () => {
+      // Act: one job name (2 partitions) against one namespace (8)
+      const plan = planQuery(ORG, { ...BASE, namespace: 'et', job: 'daily_refunds' }, NAMES);
+      // Assess
+      expect(plan?.indexName).toBe('byJob');
+      expect(plan?.partitions).toHaveLength(JOB_BUCKETS);
+      expect(plan?.filterExpression).toBe('contains(#ns, :ns) AND contains(#job, :job)');
+    });
+
+    it('Should find one job name however many namespaces run a job of that name', () => {
+      // Prepare: a warehouse running the same job names in 500 namespaces
+      const wide = directory(['task_1', 'task_2'], Array.from({ length: 500 }, (_, i) => `ns_${i}`));
+      // Act
+      const plan = planQuery(ORG, { ...BASE, job: 'task_2' }, wide);
+      // Assess
+      expect(plan?.indexName).toBe('byJob');
+      expect(plan?.partitions).toEqual(buckets(JOB_BUCKETS, (b) => jobKey(ORG, 'task_2', b)));
+    });
+
+    it('Should plan nothing when no name of a complete directory matches', () => {
+      expect(planQuery(ORG, { ...BASE, namespace: 'finance' }, NAMES)).toBeUndefined();
+      expect(planQuery(ORG, { ...BASE, namespace: 'etl', job: 'weekly' }, NAMES)).toBeUndefined();
     });
 
     it('Should fall back to filtering the time index when a chunk of the directory overflowed', () => {
-      const plan = planQuery(ORG, { ...BASE, namespace: 'finance' }, directory([['etl', 'daily_orders']], false));
+      const plan = planQuery(ORG, { ...BASE, namespace: 'finance' }, directory(['daily_orders'], ['etl'], false));
       expect(plan?.indexName).toBe('byTime');
       expect(plan?.filterExpression).toBe('contains(#ns, :ns)');
     });
 
-    it(`Should filter the time index when more than ${MAX_JOB_PARTITIONS / JOB_BUCKETS} jobs match`, () => {
-      const many = directory(Array.from({ length: MAX_JOB_PARTITIONS / JOB_BUCKETS + 1 }, (_, i) => ['etl', `job_${i}`] as [string, string]));
-      expect(planQuery(ORG, { ...BASE, namespace: 'etl' }, many)?.indexName).toBe('byTime');
+    it(`Should filter the time index when more than ${MAX_NAME_PARTITIONS} partitions of either name index would be read`, () => {
+      const manyJobs = directory(Array.from({ length: MAX_NAME_PARTITIONS / JOB_BUCKETS + 1 }, (_, i) => `job_${i}`), ['etl']);
+      const manyNamespaces = directory(['daily'], Array.from({ length: MAX_NAME_PARTITIONS / NAMESPACE_BUCKETS + 1 }, (_, i) => `etl_${i}`));
+      expect(planQuery(ORG, { ...BASE, job: 'job_' }, manyJobs)?.indexName).toBe('byTime');
+      expect(planQuery(ORG, { ...BASE, namespace: 'etl_' }, manyNamespaces)?.indexName).toBe('byTime');
+      expect(planQuery(ORG, { ...BASE, namespace: 'etl_', states: ['FAIL'] }, manyNamespaces)?.indexName).toBe('byState');
     });
 
     it('Should keep size order on the size index, and a run on the run index', () => {
-      expect(planQuery(ORG, { ...BASE, job: 'orders', sortBy: 'EVENT_SIZE_IN_BYTES' }, JOBS)?.indexName).toBe('bySize');
+      expect(planQuery(ORG, { ...BASE, job: 'orders', sortBy: 'EVENT_SIZE_IN_BYTES' }, NAMES)?.indexName).toBe('bySize');
       expect(planQuery(ORG, { ...BASE, job: 'orders', runId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' })?.indexName).toBe('byRun');
     });
   });
