@@ -111,8 +111,9 @@ const inputOf = (value: unknown, legacy: { type: string | null; description: str
     name: r.name,
     field: r.field,
     transformations,
-    // The older form puts type and description on the column; the newer on each input.
-    transformationType: legacy.type ?? (first ? [first.type, first.subtype].filter(Boolean).join('/') : null),
+    // The older form puts type and description on the column; the newer on each input, where the
+    // subtype (IDENTITY, TRANSFORMATION, …) is the closest to the older vocabulary.
+    transformationType: legacy.type ?? first?.subtype ?? first?.type ?? null,
     transformationDescription: legacy.description ?? first?.description ?? null,
   };
 };
@@ -140,7 +141,7 @@ export function inputsOfColumn(parsed: ParsedColumnLineage, column: string): Col
   for (const input of [...(parsed.fields.get(column) ?? []), ...parsed.dataset]) {
     const key = `${input.namespace}\u0000${input.name}\u0000${input.field}`;
     const known = merged.get(key);
-    merged.set(key, known ? { ...known, transformations: [...known.transformations, ...input.transformations] } : input);
+    merged.set(key, known ? { ...known, transformations: [...known.transformations, ...input.transformations], transformationType: known.transformationType ?? input.transformationType } : input);
   }
   return [...merged.values()];
 }

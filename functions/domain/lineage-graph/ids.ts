@@ -93,7 +93,7 @@ export function parseNodeId(value: string, parameter: string, allowed: readonly 
   const spec = value.includes(':') ? PREFIXES[prefix] : undefined;
   if (spec === undefined || !allowed.includes(spec.type)) {
     const names = Object.entries(PREFIXES).filter(([, s]) => allowed.includes(s.type)).map(([p]) => `'${p}:'`);
-    throw new ValidationError(`${parameter}: must start with ${names.join(' or ')} (got '${value.slice(0, 80)}')`);
+    throw new ValidationError(`${parameter}: must start with ${names.join(' or ')}`);
   }
   const versionMatch = VERSION_SUFFIX.exec(value);
   const body = versionMatch ? value.slice(0, versionMatch.index) : value;

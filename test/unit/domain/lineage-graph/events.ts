@@ -47,10 +47,10 @@ export interface RunEventSpec {
 const PRODUCER = 'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark';
 const SCHEMA_URL = 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent';
 
-/** `ns:name` or a full dataset. */
+/** `ns:name` (split at the last colon) or a full dataset. */
 const dataset = (d: string | DatasetSpec): DatasetSpec => {
   if (typeof d !== 'string') return d;
-  const at = d.indexOf(':');
+  const at = d.lastIndexOf(':');
   return { namespace: d.slice(0, at), name: d.slice(at + 1) };
 };
 
