@@ -45,17 +45,22 @@ interface Candidate {
   readonly updatedAtMinute: string;
 }
 
-/** The folded names and dataset groups of one entry list, computed once per list the store hands over. */
-interface Prepared {
-  readonly folded: readonly string[];
-  /** Dataset groups by resolved-name id: the ids of their names and their latest minute. */
-  readonly groups: ReadonlyMap<string, { readonly name: QualifiedName; readonly ids: string[]; minute: string }>;
-}
+/** Dataset groups by resolved-name id: the ids of their names and their latest minute. */
+type Groups = ReadonlyMap<string, { readonly name: QualifiedName; readonly ids: string[]; minute: string }>;
 
-const prepared = new WeakMap<readonly SearchEntry[], Prepared>();
+// Folding (NFC + lower case) is the costly part of a search over 25,000 names; entries are
+// immutable and a store hands out the same objects while they do not change, so each is folded once.
+const folded = new WeakMap<SearchEntry, string>();
+const foldedName = (entry: SearchEntry): string => {
+  let value = folded.get(entry);
+  if (value === undefined) folded.set(entry, (value = foldForSearch(entry.name)));
+  return value;
+};
 
-const prepare = (entries: readonly SearchEntry[]): Prepared => {
-  const known = prepared.get(entries);
+const groupsOfList = new WeakMap<readonly SearchEntry[], Groups>();
+
+const groupsOf = (entries: readonly SearchEntry[]): Groups => {
+  const known = groupsOfList.get(entries);
   if (known) return known;
   const groups = new Map<string, { name: QualifiedName; ids: string[]; minute: string }>();
   for (const e of entries) {
@@ -67,9 +72,8 @@ const prepare = (entries: readonly SearchEntry[]): Prepared => {
     if (e.updatedAtMinute > group.minute) group.minute = e.updatedAtMinute;
     groups.set(id, group);
   }
-  const value = { folded: entries.map((e) => foldForSearch(e.name)), groups };
-  prepared.set(entries, value);
-  return value;
+  groupsOfList.set(entries, groups);
+  return groups;
 };
 
 const byName = (a: Candidate, b: Candidate): number =>
@@ -82,12 +86,11 @@ const MAX_EXACT_CANDIDATES = 500;
 export async function searchLineage(store: LineageModelStore, orgId: string, query: SearchQuery): Promise<SearchResultsView> {
   const model = await store.model(orgId);
   const entries = await model.searchEntries();
-  const { folded, groups } = prepare(entries);
+  const groups = groupsOf(entries);
   const needle = foldForSearch(query.q);
   const matches = new Map<string, Candidate>();
-  for (let i = 0; i < entries.length; i++) {
-    if (!(folded[i] as string).includes(needle)) continue;
-    const e = entries[i] as SearchEntry;
+  for (const e of entries) {
+    if (!foldedName(e).includes(needle)) continue;
     if (query.filter !== undefined && e.type !== query.filter) continue;
     if (e.type === 'JOB') {
       if (query.namespace === undefined || e.namespace === query.namespace) matches.set(`j${e.id}`, { type: 'JOB', name: e, ids: [e.id], updatedAtMinute: e.updatedAtMinute });
