@@ -10,3 +10,5 @@ export type { CatalogKind, DatasetField, LakeDataset } from './datasets.ts';
 export { completeEvent, failEvent, startEvent } from './run-events.ts';
 export type { QueryOutput, QueryRun } from './run-events.ts';
 export { LAKELINE_VERSION, PRODUCER } from './facets.ts';
+export { columnLineageFacet } from './column-lineage.ts';
+export type { ColumnLineageFacet, ColumnLineageRequest, InputField, Transformation } from './column-lineage.ts';
