@@ -22,6 +22,7 @@ import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import {
   compareNames,
   datasetDataView,
+  headRunView,
   jobDataView,
   mergeDatasetNames,
   runDatasetVersions,
@@ -232,12 +233,7 @@ async function buildGraph(model: LineageModel, resolver: DatasetResolver, jobs: 
   }
   if (startGroup) shownGroups.set(startGroup.id, startGroup);
 
-  const heads = await model.getJobHeads([...jobs.keys()]);
-  const runIds = [...jobs.values()].flatMap((v) => {
-    const current = heads.get(v.jobId)?.value.run?.runId;
-    return v.run || current === undefined ? [] : [current];
-  });
-  const [runs, datasetData] = await Promise.all([model.getRuns(runIds), datasetNodes(model, shownGroups.values())]);
+  const [heads, datasetData] = await Promise.all([model.getJobHeads([...jobs.keys()]), datasetNodes(model, shownGroups.values())]);
 
   const nodes = new Map<string, { type: 'JOB' | 'DATASET'; data: JobDataView | DatasetDataView; inEdges: EdgeView[]; outEdges: EdgeView[] }>();
   for (const group of shownGroups.values()) {
@@ -249,8 +245,8 @@ async function buildGraph(model: LineageModel, resolver: DatasetResolver, jobs: 
     const nameOf = (ref: DatasetRef): QualifiedName => groups.get(ref.id)?.name ?? ref;
     const inputs = version.inputs.map(nameOf);
     const outputs = version.outputs.map(nameOf);
-    const run = version.run ?? (head.run ? runs.get(head.run.runId)?.value : undefined);
-    const latestRun: RunView | null = run && !run.static ? runView(run) : null;
+    // asOf: the run of that moment; otherwise what the head keeps of its latest run.
+    const latestRun: RunView | null = version.run ? (version.run.static ? null : runView(version.run)) : headRunView(head);
     const jobId = jobNodeId(head);
     const node = { type: 'JOB' as const, data: jobDataView(head, { inputs: uniqueNames(inputs), outputs: uniqueNames(outputs) }, latestRun), inEdges: [] as EdgeView[], outEdges: [] as EdgeView[] };
     nodes.set(jobId, node);

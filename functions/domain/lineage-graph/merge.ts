@@ -8,7 +8,7 @@
 import { canonicalJson } from '../lineage/event-id.ts';
 import { parseEventTime } from '../lineage/event-time.ts';
 import type { StoredLineageEvent } from '../lineage/types.ts';
-import { eventKey, facetWrites, floorToHour, hourlyKey, liveFacet, mergeFacetMaps, type FacetMap } from './facets.ts';
+import { eventKey, facetWrites, floorToHour, hourlyKey, liveFacet, liveFacets, mergeFacetMaps, type FacetMap } from './facets.ts';
 import { datasetIdOf, jobIdOf, staticRunIdOf, type QualifiedName } from './ids.ts';
 import type { DatasetRecord, DatasetWriter, JobType, MarquezRunState, ParentRef, RunDataset, RunRecord, RunSummary, TerminalState } from './records.ts';
 
@@ -141,6 +141,7 @@ export const runSummaryOf = (run: RunRecord): RunSummary => {
     endedAt: run.terminal?.time ?? null,
     nominalStartTime: facetTime(nominal?.nominalStartTime),
     nominalEndTime: facetTime(nominal?.nominalEndTime),
+    facets: liveFacets(run.runFacets),
   };
 };
 

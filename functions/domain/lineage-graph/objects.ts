@@ -19,6 +19,7 @@ import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import {
   datasetDataView,
   datasetVersionView,
+  headRunView,
   jobView,
   mergeDatasetNames,
   namespaceView,
@@ -98,13 +99,14 @@ async function runWithVersions(model: LineageModel, resolver: DatasetResolver, r
   return runView(run, runDatasetVersions(run, await readVersionsOf(model, resolver, run)));
 }
 
+/** Jobs in Marquez's shape; `withVersions` reads the latest runs for the versions they read and wrote. */
 async function jobViews(model: LineageModel, heads: readonly JobHeadRecord[], withVersions: boolean): Promise<JobView[]> {
   const resolver = DatasetResolver.forLinks(model);
-  const runs = await model.getRuns(heads.flatMap((h) => (h.run ? [h.run.runId] : [])));
+  const runs = withVersions ? await model.getRuns(heads.flatMap((h) => (h.run ? [h.run.runId] : []))) : new Map<string, { value: RunRecord }>();
   return Promise.all(
     heads.map(async (head) => {
       const run = head.run ? runs.get(head.run.runId)?.value : undefined;
-      const latestRun = run ? (withVersions ? await runWithVersions(model, resolver, run) : runView(run)) : null;
+      const latestRun = run ? await runWithVersions(model, resolver, run) : headRunView(head);
       return jobView(head, await resolvedIo(resolver, head), latestRun);
     }),
   );

@@ -62,6 +62,8 @@ export interface RunSummary {
   readonly endedAt: string | null;
   readonly nominalStartTime: string | null;
   readonly nominalEndTime: string | null;
+  /** The run's facets (tombstones dropped), so a graph shows the latest run without reading it. */
+  readonly facets: Readonly<Record<string, unknown>>;
 }
 
 /** The place of a run in its job's history: `<t0>|<runId>`, ordered as a string. */

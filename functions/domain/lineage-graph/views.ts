@@ -7,7 +7,7 @@
  */
 import { liveFacet, liveFacets, mergeFacetMaps, type FacetMap } from './facets.ts';
 import { datasetVersionIdOf, jobIdOf, jobVersionIdOf, type QualifiedName } from './ids.ts';
-import { marquezState, runSummaryOf } from './merge.ts';
+import { runSummaryOf } from './merge.ts';
 import type { DatasetRecord, JobHeadRecord, JobType, MarquezRunState, RunRecord, RunSummary } from './records.ts';
 
 /** `{namespace, name}`. */
@@ -158,26 +158,33 @@ const millis = (time: string): number => Date.parse(`${time.slice(0, 23)}Z`);
 /** The owner Marquez gives namespaces nobody claimed. */
 export const DEFAULT_OWNER = 'anonymous';
 
-/** A run in Marquez's shape. `datasetVersions` adds what it read and wrote (see {@link runDatasetVersions}). */
-export function runView(run: RunRecord, datasetVersions?: { inputs: RunDatasetVersionView[]; outputs: RunDatasetVersionView[] }): RunView {
-  const summary: RunSummary = runSummaryOf(run);
-  const inputs = Object.values(run.inputs);
-  const outputs = Object.values(run.outputs);
+/** A run in Marquez's shape from what a job head keeps of it (no dataset versions). */
+export function summaryView(summary: RunSummary, jobVersion: DatasetVersionIdView, datasetVersions?: { inputs: RunDatasetVersionView[]; outputs: RunDatasetVersionView[] }): RunView {
   return {
-    id: run.runId,
-    createdAt: run.t0,
-    updatedAt: run.tMax,
+    id: summary.runId,
+    createdAt: summary.t0,
+    updatedAt: summary.tMax,
     nominalStartTime: summary.nominalStartTime,
     nominalEndTime: summary.nominalEndTime,
-    state: marquezState(run),
-    jobVersion: { namespace: run.job.namespace, name: run.job.name, version: jobVersionIdOf(run.job, inputs, outputs) },
+    state: summary.state,
+    jobVersion,
     startedAt: summary.startedAt,
     endedAt: summary.endedAt,
     durationMs: summary.startedAt !== null && summary.endedAt !== null ? Math.max(0, millis(summary.endedAt) - millis(summary.startedAt)) : null,
     args: {},
-    facets: liveFacets(run.runFacets),
+    facets: summary.facets,
     ...(datasetVersions ? { inputDatasetVersions: datasetVersions.inputs, outputDatasetVersions: datasetVersions.outputs } : {}),
   };
+}
+
+/** A job head's latest run in Marquez's shape, or null when its current version is a JobEvent's. */
+export const headRunView = (head: JobHeadRecord): RunView | null =>
+  head.run ? summaryView(head.run, { namespace: head.namespace, name: head.name, version: jobVersionIdOf(head, head.inputs, head.outputs) }) : null;
+
+/** A run in Marquez's shape. `datasetVersions` adds what it read and wrote (see {@link runDatasetVersions}). */
+export function runView(run: RunRecord, datasetVersions?: { inputs: RunDatasetVersionView[]; outputs: RunDatasetVersionView[] }): RunView {
+  const jobVersion = { namespace: run.job.namespace, name: run.job.name, version: jobVersionIdOf(run.job, Object.values(run.inputs), Object.values(run.outputs)) };
+  return summaryView(runSummaryOf(run), jobVersion, datasetVersions);
 }
 
 /** The facets of a dataset version: its dataset facets and the run's input or output facets for it. */
