@@ -12,6 +12,7 @@ import type { DatasetSetAdd, IdPage, IndexEntry, LineageModel, LineageModelStore
 import type {
   DatasetColumnLineage,
   DatasetLinks,
+  DatasetNode,
   DatasetRecord,
   JobHeadLinks,
   JobHeadRecord,
@@ -141,6 +142,19 @@ export class MemoryLineageModel implements LineageModel {
     for (const id of datasetIds) {
       const links = this.linksOf(id);
       if (links) out.set(id, links);
+    }
+    return out;
+  }
+
+  async getDatasetNodes(datasetIds: readonly string[]) {
+    await this.enter('getDatasetNodes');
+    const out = new Map<string, DatasetNode>();
+    for (const id of datasetIds) {
+      const links = this.linksOf(id);
+      if (!links) continue;
+      const record = this.datasets.get(id)?.value;
+      const { columnLineage: _cl, ...facets } = record?.facets ?? {};
+      out.set(id, { ...links, record: record ? copy({ ...record, facets }) : null });
     }
     return out;
   }
@@ -296,7 +310,7 @@ export class MemoryLineageModel implements LineageModel {
         id,
         namespace: links.namespace,
         name: links.name,
-        updatedAtMinute: minute(this.datasets.get(id)?.value.updatedAt ?? ''),
+        updatedAtMinute: minute(this.datasets.get(id)?.value.updatedAt || this.datasets.get(id)?.value.createdAt || ''),
         ...(aliased ? { canonical } : {}),
       });
     }

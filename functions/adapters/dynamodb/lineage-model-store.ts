@@ -16,6 +16,7 @@ import type { DatasetSetAdd, IdPage, IndexEntry, LineageModel, LineageModelStore
 import type {
   DatasetColumnLineage,
   DatasetLinks,
+  DatasetNode,
   DatasetRecord,
   DatasetSetName,
   JobHeadLinks,
@@ -400,15 +401,8 @@ export class DynamoLineageModel implements LineageModel {
     await Promise.all(
       datasetIds.map(async (id) => {
         const item = items.get(keyString(datasetKey(this.scope, id)));
-        if (!item || item.rev === undefined) return;
-        const [body, columnLineage, schema] = await Promise.all([
-          this.unpack<DatasetRecord>(item, 'b'),
-          this.unpack<FacetEntry | null>(item, 'c'),
-          this.unpack<FacetEntry | null>(item, 'h'),
-        ]);
-        if (!body) return;
-        const facets = { ...body.facets, ...(columnLineage ? { columnLineage } : {}), ...(schema ? { schema } : {}) };
-        const record: DatasetRecord = { ...body, facets };
+        const record = item && item.rev !== undefined ? await this.recordOf(item, true) : undefined;
+        if (!item || !record) return;
         const rev = Number(item.rev);
         this.stamps.remember(String(item.pk), rev, this.datasetSearch(record).signature, String(item.gss));
         out.set(id, { value: record, rev });
@@ -417,10 +411,21 @@ export class DynamoLineageModel implements LineageModel {
     return out;
   }
 
+  /** The record of a dataset item (its body, schema and, when asked, column-lineage facets joined). */
+  private async recordOf(item: Item, withColumnLineage: boolean): Promise<DatasetRecord | undefined> {
+    const [body, columnLineage, schema] = await Promise.all([
+      this.unpack<DatasetRecord>(item, 'b'),
+      withColumnLineage ? this.unpack<FacetEntry | null>(item, 'c') : undefined,
+      this.unpack<FacetEntry | null>(item, 'h'),
+    ]);
+    if (!body) return undefined;
+    return { ...body, facets: { ...body.facets, ...(columnLineage ? { columnLineage } : {}), ...(schema ? { schema } : {}) } };
+  }
+
   private datasetSearch(record: DatasetRecord) {
     const canonical = canonicalNameOf(record);
     const aliased = canonical.namespace !== record.namespace || canonical.name !== record.name;
-    return searchFields('D', record, record.updatedAt, aliased ? canonical : undefined);
+    return searchFields('D', record, record.updatedAt || record.createdAt, aliased ? canonical : undefined);
   }
 
   async putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null> {
@@ -517,6 +522,17 @@ export class DynamoLineageModel implements LineageModel {
   async getDatasetLinks(datasetIds: readonly string[]): Promise<Map<string, DatasetLinks>> {
     const found = await this.readLinks(datasetIds, []);
     return new Map([...found].map(([id, { links }]) => [id, links]));
+  }
+
+  async getDatasetNodes(datasetIds: readonly string[]): Promise<Map<string, DatasetNode>> {
+    const found = await this.readLinks(datasetIds, [...packedNames('b'), ...packedNames('h')]);
+    const out = new Map<string, DatasetNode>();
+    await Promise.all(
+      [...found].map(async ([id, { item, links }]) => {
+        out.set(id, { ...links, record: links.exists ? ((await this.recordOf(item, false)) ?? null) : null });
+      }),
+    );
+    return out;
   }
 
   async getDatasetColumnLineage(datasetIds: readonly string[]): Promise<Map<string, DatasetColumnLineage>> {

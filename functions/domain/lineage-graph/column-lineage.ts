@@ -148,7 +148,7 @@ export function inputsOfColumn(parsed: ParsedColumnLineage, column: string): Col
 
 /** A column in the graph: its resolved dataset and its name. */
 interface Column {
-  readonly group: DatasetGroup & { readonly members: readonly DatasetColumnLineage[] };
+  readonly group: DatasetGroup<DatasetColumnLineage>;
   readonly field: string;
 }
 

@@ -17,7 +17,7 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import { latestLiveRun } from './apply.ts';
 import { datasetIdOf, datasetNodeId, datasetVersionIdOf, jobIdOf, jobNodeId, type NodeId, type QualifiedName } from './ids.ts';
 import type { LineageModel, LineageModelStore } from './ports.ts';
-import { ordOf, type DatasetRecord, type DatasetRef, type JobHeadRecord, type RunRecord } from './records.ts';
+import { ordOf, type DatasetLinks, type DatasetNode, type DatasetRef, type JobHeadRecord, type RunRecord } from './records.ts';
 import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import {
   compareNames,
@@ -74,6 +74,8 @@ interface JobVersion {
   readonly ord: string;
   readonly inputs: readonly DatasetRef[];
   readonly outputs: readonly DatasetRef[];
+  /** The job's head, when the traversal read it (the current graph reads each job once). */
+  readonly head?: JobHeadRecord;
   /** The version's run, when the traversal had to read it (asOf). */
   readonly run?: RunRecord;
 }
@@ -83,9 +85,9 @@ type VersionSource = (jobIds: readonly string[]) => Promise<Map<string, JobVersi
 const currentVersions =
   (model: LineageModel): VersionSource =>
   async (jobIds) => {
-    const heads = await model.getJobLinks(jobIds);
+    const heads = await model.getJobHeads(jobIds);
     const out = new Map<string, JobVersion>();
-    for (const [id, head] of heads) if (head.current) out.set(id, { jobId: id, ord: head.current.ord, inputs: head.inputs, outputs: head.outputs });
+    for (const [id, { value: head }] of heads) if (head.current) out.set(id, { jobId: id, ord: head.current.ord, inputs: head.inputs, outputs: head.outputs, head });
     return out;
   };
 
@@ -110,12 +112,12 @@ export async function lineageGraph(store: LineageModelStore, orgId: string, quer
   if (query.runId !== undefined) return runGraph(model, query.runId, query.nodeId);
   const nodeId = query.nodeId;
   if (nodeId === undefined) throw new ValidationError('nodeId: is required (unless runId is given)');
-  const resolver = DatasetResolver.forLinks(model);
+  const resolver = nodeResolver(model);
   const versions = query.asOf === undefined ? currentVersions(model) : versionsAt(model, query.asOf);
   const when = query.asOf === undefined ? '' : ` at ${query.asOf}`;
 
   let startJobs: string[];
-  let startGroup: DatasetGroup | undefined;
+  let startGroup: NodeGroup | undefined;
   if (nodeId.type === 'JOB') {
     const jobId = jobIdOf(nodeId);
     const found = await versions([jobId]);
@@ -129,7 +131,7 @@ export async function lineageGraph(store: LineageModelStore, orgId: string, quer
   }
   const jobs = await traverse(startJobs, query.depth, query.direction, resolver, versions);
   if (startGroup !== undefined && (jobs.size === 0 || !graphHasDataset(jobs, startGroup))) {
-    return { graph: [await orphanNode(model, startGroup)] };
+    return { graph: [orphanNode(startGroup)] };
   }
   return buildGraph(model, resolver, jobs, query.direction, startGroup);
 }
@@ -157,7 +159,7 @@ async function jobsTouching(group: DatasetGroup, versions: VersionSource, direct
  * direction follows), then the jobs those datasets name, and keeps the jobs whose version really
  * touches one of them (the dataset's job sets hold every job that ever touched it).
  */
-async function traverse(start: readonly string[], depth: number, direction: Direction, resolver: DatasetResolver, versions: VersionSource): Promise<Map<string, JobVersion>> {
+async function traverse(start: readonly string[], depth: number, direction: Direction, resolver: NodeResolver, versions: VersionSource): Promise<Map<string, JobVersion>> {
   const visited = await versions(start);
   let frontier = [...visited.values()];
   const expanded = new Set<string>();
@@ -201,46 +203,45 @@ const shownDatasets = (version: JobVersion, direction: Direction): readonly Data
 const graphHasDataset = (jobs: ReadonlyMap<string, JobVersion>, group: DatasetGroup): boolean =>
   [...jobs.values()].some((v) => intersects([...v.inputs, ...v.outputs], group.memberIds));
 
-/** The full records of a set of dataset groups, merged per group, as node data. */
-async function datasetNodes(model: LineageModel, groups: Iterable<DatasetGroup>): Promise<Map<string, DatasetDataView>> {
-  const list = [...new Map([...groups].map((g) => [g.id, g])).values()];
-  const records = await model.getDatasets([...new Set(list.flatMap((g) => [...g.memberIds]))]);
-  const out = new Map<string, DatasetDataView>();
-  for (const group of list) {
-    const members = [...group.memberIds].flatMap((id) => (records.has(id) ? [(records.get(id) as { value: DatasetRecord }).value] : []));
-    out.set(group.id, datasetDataView(mergeDatasetNames(group.name, members)));
-  }
-  return out;
-}
+/** Groups whose names were read with their records (one read per name serves traversal and node data). */
+type NodeGroup = DatasetGroup<DatasetNode>;
+type NodeResolver = DatasetResolver<DatasetNode>;
+const nodeResolver = (model: LineageModel): NodeResolver => new DatasetResolver<DatasetNode>((ids) => model.getDatasetNodes(ids));
 
-async function orphanNode(model: LineageModel, group: DatasetGroup): Promise<GraphNodeView> {
-  const data = (await datasetNodes(model, [group])).get(group.id) as DatasetDataView;
-  return { id: datasetNodeId(group.name), type: 'DATASET', data, inEdges: [], outEdges: [] };
+/** A dataset group's node data: its names' records merged. */
+const datasetNodeData = (group: NodeGroup): DatasetDataView =>
+  datasetDataView(mergeDatasetNames(group.name, group.members.flatMap((m) => (m.record ? [m.record] : []))));
+
+function orphanNode(group: NodeGroup): GraphNodeView {
+  return { id: datasetNodeId(group.name), type: 'DATASET', data: datasetNodeData(group), inEdges: [], outEdges: [] };
 }
 
 const byEdge = (a: EdgeView, b: EdgeView): number =>
   a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : a.destination < b.destination ? -1 : a.destination > b.destination ? 1 : 0;
 
 /** Nodes and edges of the jobs found, with their data read once. */
-async function buildGraph(model: LineageModel, resolver: DatasetResolver, jobs: ReadonlyMap<string, JobVersion>, direction: Direction, startGroup?: DatasetGroup): Promise<LineageGraphView> {
+async function buildGraph(model: LineageModel, resolver: NodeResolver, jobs: ReadonlyMap<string, JobVersion>, direction: Direction, startGroup?: NodeGroup): Promise<LineageGraphView> {
   const allIds = [...new Set([...jobs.values()].flatMap((v) => [...v.inputs, ...v.outputs].map((d) => d.id)))];
   const shownIds = new Set([...jobs.values()].flatMap((v) => shownDatasets(v, direction).map((d) => d.id)));
-  const groups = await resolver.resolve(allIds);
-  const shownGroups = new Map<string, DatasetGroup>();
+  const headless = [...jobs.values()].filter((v) => v.head === undefined).map((v) => v.jobId);
+  const [groups, readHeads] = await Promise.all([resolver.resolve(allIds), headless.length > 0 ? model.getJobHeads(headless) : new Map<string, { value: JobHeadRecord }>()]);
+  const shownGroups = new Map<string, NodeGroup>();
   for (const id of shownIds) {
     const group = groups.get(id);
     if (group) shownGroups.set(group.id, group);
   }
   if (startGroup) shownGroups.set(startGroup.id, startGroup);
-
-  const [heads, datasetData] = await Promise.all([model.getJobHeads([...jobs.keys()]), datasetNodes(model, shownGroups.values())]);
+  const heads = new Map([...jobs.values()].flatMap((v) => {
+    const head = v.head ?? readHeads.get(v.jobId)?.value;
+    return head ? [[v.jobId, head] as const] : [];
+  }));
 
   const nodes = new Map<string, { type: 'JOB' | 'DATASET'; data: JobDataView | DatasetDataView; inEdges: EdgeView[]; outEdges: EdgeView[] }>();
   for (const group of shownGroups.values()) {
-    nodes.set(datasetNodeId(group.name), { type: 'DATASET', data: datasetData.get(group.id) as DatasetDataView, inEdges: [], outEdges: [] });
+    nodes.set(datasetNodeId(group.name), { type: 'DATASET', data: datasetNodeData(group), inEdges: [], outEdges: [] });
   }
   for (const version of jobs.values()) {
-    const head = heads.get(version.jobId)?.value;
+    const head = heads.get(version.jobId);
     if (head === undefined) continue;
     const nameOf = (ref: DatasetRef): QualifiedName => groups.get(ref.id)?.name ?? ref;
     const inputs = version.inputs.map(nameOf);
@@ -301,7 +302,7 @@ export async function latestVersionBefore(model: LineageModel, memberIds: Iterab
 }
 
 /** The versions a run read: per input id, the version id of the input's latest version before the run. */
-export async function readVersionsOf(model: LineageModel, resolver: DatasetResolver, run: RunRecord): Promise<Map<string, string>> {
+export async function readVersionsOf(model: LineageModel, resolver: DatasetResolver<DatasetLinks>, run: RunRecord): Promise<Map<string, string>> {
   const ids = Object.keys(run.inputs);
   const groups = await resolver.resolve(ids);
   const out = new Map<string, string>();
@@ -323,7 +324,7 @@ async function runGraph(model: LineageModel, runId: string, nodeId: NodeId | und
   const stored = (await model.getRuns([runId])).get(runId)?.value;
   if (stored === undefined || stored.static) throw new NotFoundError(`runId: run ${runId} not found`);
   const run = stored;
-  const resolver = DatasetResolver.forLinks(model);
+  const resolver = nodeResolver(model);
   const groups = await resolver.resolve([...Object.keys(run.inputs), ...Object.keys(run.outputs)]);
   if (nodeId !== undefined) {
     const matches =
@@ -353,12 +354,11 @@ async function runGraph(model: LineageModel, runId: string, nodeId: NodeId | und
   const inputNames = Object.entries(run.inputs).map(([id, e]) => nameOf(id, e));
   const outputNames = Object.entries(run.outputs).map(([id, e]) => nameOf(id, e));
   const jobNode = jobDataView(jobHead, { inputs: uniqueNames(inputNames), outputs: uniqueNames(outputNames) }, runView(run, versions));
-  const shown = new Map<string, DatasetGroup>();
+  const shown = new Map<string, NodeGroup>();
   for (const id of [...Object.keys(run.inputs), ...Object.keys(run.outputs)]) {
     const group = groups.get(id);
     if (group) shown.set(group.id, group);
   }
-  const data = await datasetNodes(model, shown.values());
   const versionOf = new Map<string, string>();
   for (const v of [...versions.inputs, ...versions.outputs]) {
     const group = groups.get(datasetIdOf(v.datasetVersionId));
@@ -373,7 +373,7 @@ async function runGraph(model: LineageModel, runId: string, nodeId: NodeId | und
     nodes.push({
       id,
       type: 'DATASET',
-      data: { ...(data.get(group.id) as DatasetDataView), version: versionOf.get(group.id) ?? null },
+      data: { ...datasetNodeData(group), version: versionOf.get(group.id) ?? null },
       inEdges: outputIds.has(id) ? [{ origin: jobId, destination: id }] : [],
       outEdges: inputIds.has(id) ? [{ origin: id, destination: jobId }] : [],
     });

@@ -8,7 +8,7 @@
 import { canonicalJson } from '../lineage/event-id.ts';
 import { parseEventTime } from '../lineage/event-time.ts';
 import type { StoredLineageEvent } from '../lineage/types.ts';
-import { eventKey, facetWrites, floorToHour, hourlyKey, liveFacet, liveFacets, mergeFacetMaps, type FacetMap } from './facets.ts';
+import { eventKey, facetWrites, hourlyKey, liveFacet, liveFacets, mergeFacetMaps, type FacetMap } from './facets.ts';
 import { datasetIdOf, jobIdOf, staticRunIdOf, type QualifiedName } from './ids.ts';
 import type { DatasetRecord, DatasetWriter, JobType, MarquezRunState, ParentRef, RunDataset, RunRecord, RunSummary, TerminalState } from './records.ts';
 
@@ -208,12 +208,19 @@ const contribution = (ref: QualifiedName, facets: FacetMap, symlinks: unknown, t
   ...extra,
 });
 
+/** Facet registers re-keyed as observations (hour + value hash, see `facets.ts`). */
+const observed = (facets: FacetMap, time: string): FacetMap =>
+  Object.fromEntries(Object.entries(facets).map(([name, entry]) => [name, { ...entry, k: hourlyKey(time, entry.d ? { _deleted: true } : entry.v) }]));
+
 /**
- * What an event tells about each dataset it names. Outputs and DatasetEvents *write* a dataset:
- * their facets win over any input's, stamped with the event's (time, id); an output also records
- * the run that wrote it and, for a COMPLETE, the modification time. Inputs only *observe*: their
- * facets fill what no write set, stamped by the hour (see `facets.ts`), and their times count to
- * the hour, so a source read by thousands of jobs is not rewritten on every event.
+ * What an event tells about each dataset it names. Only *writes* move a dataset's registers: the
+ * outputs of COMPLETE events (and of RUNNING events: a streaming job writes while it runs) and
+ * DatasetEvents. Their facets win over anything observed, stamped with the event's (time, id); they
+ * set `updatedAt`, and an output records the run that wrote it (its current version) and, for a
+ * COMPLETE, the modification time. Everything else only *observes* a dataset — inputs, the outputs
+ * a START announces, a JobEvent's static lineage: its facets fill what no write set, stamped by
+ * the hour, and it moves no time but `createdAt`. So a dataset is rewritten about once per run that
+ * writes it, and a source read by thousands of jobs is not rewritten on every event.
  */
 export function datasetContributions(event: ModelEvent): DatasetContribution[] {
   const raw = event.event_raw as Json;
@@ -231,14 +238,17 @@ export function datasetContributions(event: ModelEvent): DatasetContribution[] {
   const run = runOfEvent(event);
   if (run === undefined) return out;
   const jobId = jobIdOf(run.job);
-  const writer: DatasetWriter | null = run.static ? null : { k: key, runId: run.runId, job: { namespace: run.job.namespace, name: run.job.name } };
+  const writes = !run.static && (event.run_state === 'COMPLETE' || event.run_state === 'RUNNING');
+  const writer: DatasetWriter | null = writes ? { k: key, runId: run.runId, job: { namespace: run.job.namespace, name: run.job.name } } : null;
   for (const dataset of Object.values(run.outputs)) {
-    const extra = { writer, lastModifiedAt: run.terminal?.state === 'COMPLETE' ? time : null };
-    out.push({ record: contribution(dataset, dataset.facets, liveFacet(dataset.facets, 'symlinks'), time, time, extra), writerJobId: jobId });
+    const symlinks = liveFacet(dataset.facets, 'symlinks');
+    const record = writes
+      ? contribution(dataset, dataset.facets, symlinks, time, time, { writer, lastModifiedAt: event.run_state === 'COMPLETE' ? time : null })
+      : contribution(dataset, observed(dataset.facets, time), symlinks, time, '', {});
+    out.push({ record, writerJobId: jobId });
   }
   for (const dataset of Object.values(run.inputs)) {
-    const observed = Object.fromEntries(Object.entries(dataset.facets).map(([name, entry]) => [name, { ...entry, k: hourlyKey(time, entry.d ? { _deleted: true } : entry.v) }]));
-    out.push({ record: contribution(dataset, observed, liveFacet(dataset.facets, 'symlinks'), time, floorToHour(time), {}), readerJobId: jobId });
+    out.push({ record: contribution(dataset, observed(dataset.facets, time), liveFacet(dataset.facets, 'symlinks'), time, '', {}), readerJobId: jobId });
   }
   return out;
 }

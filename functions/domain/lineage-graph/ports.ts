@@ -13,6 +13,7 @@ import type { ModelEvent } from './merge.ts';
 import type {
   DatasetColumnLineage,
   DatasetLinks,
+  DatasetNode,
   DatasetRecord,
   DatasetSetName,
   JobHeadLinks,
@@ -87,6 +88,8 @@ export interface LineageModel {
   putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null>;
   /** Links of dataset names, including names known only as another's symlink target. */
   getDatasetLinks(datasetIds: readonly string[]): Promise<Map<string, DatasetLinks>>;
+  /** Links plus the record, without its `columnLineage` facet (what a graph shows of a dataset). */
+  getDatasetNodes(datasetIds: readonly string[]): Promise<Map<string, DatasetNode>>;
   /** Links plus the `columnLineage` and `schema` facets. */
   getDatasetColumnLineage(datasetIds: readonly string[]): Promise<Map<string, DatasetColumnLineage>>;
   /** Adds members to grow-only sets (creating a link-only entry for a name never seen in an event). */

@@ -124,7 +124,7 @@ export interface DatasetRecord extends QualifiedName {
   readonly datasetId: string;
   /** Earliest event time that named it. */
   readonly createdAt: string;
-  /** Latest event time that wrote it (exact) or read it (to the hour). */
+  /** Latest event time that wrote it (see `merge.ts`); `''` while it has only been observed. */
   readonly updatedAt: string;
   /** Latest COMPLETE event that had it as an output. */
   readonly lastModifiedAt: string | null;
@@ -153,6 +153,11 @@ export interface DatasetLinks extends QualifiedName {
   readonly clDown: readonly string[];
   /** Ids of dataset names that ever named it as their `TABLE` symlink. */
   readonly members: readonly string[];
+}
+
+/** What a graph reads of a dataset name: its links and its record, without the `columnLineage` facet. */
+export interface DatasetNode extends DatasetLinks {
+  readonly record: DatasetRecord | null;
 }
 
 /** What column-lineage traversals read of a dataset name. */

@@ -12,11 +12,11 @@ import type { LineageModel } from './ports.ts';
 import type { DatasetLinks } from './records.ts';
 
 /** A dataset as the graph shows it: its resolved name and every name that resolves to it. */
-export interface DatasetGroup {
+export interface DatasetGroup<L extends DatasetLinks = DatasetLinks> {
   readonly id: string;
   readonly name: QualifiedName;
   /** Links of every name in the group, the resolved name's first when it has an entry. */
-  readonly members: readonly DatasetLinks[];
+  readonly members: readonly L[];
   /** Ids of every name in the group. */
   readonly memberIds: ReadonlySet<string>;
 }
@@ -24,7 +24,7 @@ export interface DatasetGroup {
 /** Per-request cache of names and their groups; loads what it lacks in one batched read per step. */
 export class DatasetResolver<L extends DatasetLinks = DatasetLinks> {
   private readonly links = new Map<string, L | null>();
-  private readonly groups = new Map<string, DatasetGroup & { readonly members: readonly L[] }>();
+  private readonly groups = new Map<string, DatasetGroup<L>>();
 
   constructor(private readonly load: (ids: readonly string[]) => Promise<Map<string, L>>) {}
 
@@ -51,13 +51,13 @@ export class DatasetResolver<L extends DatasetLinks = DatasetLinks> {
    * Costs one read for the names, and when some have symlinks, one for their targets and one for
    * the targets' other members.
    */
-  async resolve(ids: Iterable<string>): Promise<Map<string, DatasetGroup & { readonly members: readonly L[] }>> {
+  async resolve(ids: Iterable<string>): Promise<Map<string, DatasetGroup<L>>> {
     const wanted = [...new Set(ids)];
     await this.ensure(wanted);
     const canonicalIds = new Set(wanted.map((id) => this.canonicalIdOf(id)).filter((id): id is string => id !== undefined));
     await this.ensure(canonicalIds);
     await this.ensure([...canonicalIds].filter((c) => !this.groups.has(c)).flatMap((c) => this.links.get(c)?.members ?? []));
-    const out = new Map<string, DatasetGroup & { readonly members: readonly L[] }>();
+    const out = new Map<string, DatasetGroup<L>>();
     for (const id of wanted) {
       const canonicalId = this.canonicalIdOf(id);
       if (canonicalId === undefined) continue;
@@ -67,7 +67,7 @@ export class DatasetResolver<L extends DatasetLinks = DatasetLinks> {
   }
 
   /** The group of a resolved name; `via` is a member that resolved to it, in case the resolved name's own entry is not written yet. */
-  private groupOf(canonicalId: string, via: L): DatasetGroup & { readonly members: readonly L[] } {
+  private groupOf(canonicalId: string, via: L): DatasetGroup<L> {
     const known = this.groups.get(canonicalId);
     if (known) return known;
     const head = this.links.get(canonicalId);

@@ -80,7 +80,7 @@ const byName = (a: Candidate, b: Candidate): number =>
   a.name.name < b.name.name ? -1 : a.name.name > b.name.name ? 1 : a.name.namespace < b.name.namespace ? -1 : a.name.namespace > b.name.namespace ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
 
 /** Most candidates whose exact times are read to order a page by time. */
-const MAX_EXACT_CANDIDATES = 500;
+const MAX_EXACT_CANDIDATES = 200;
 
 /** Searches an organization's job and dataset names. */
 export async function searchLineage(store: LineageModelStore, orgId: string, query: SearchQuery): Promise<SearchResultsView> {
@@ -135,7 +135,7 @@ async function withExactTimes(model: LineageModel, candidates: readonly Candidat
   const datasetIds = candidates.filter((c) => c.type === 'DATASET').flatMap((c) => c.ids);
   const [jobs, datasets] = await Promise.all([jobIds.length ? model.getJobLinks(jobIds) : new Map(), datasetIds.length ? model.getDatasets(datasetIds) : new Map()]);
   return candidates.map((c) => {
-    const times = c.type === 'JOB' ? c.ids.map((id) => jobs.get(id)?.updatedAt ?? '') : c.ids.map((id) => datasets.get(id)?.value.updatedAt ?? '');
+    const times = c.type === 'JOB' ? c.ids.map((id) => jobs.get(id)?.updatedAt ?? '') : c.ids.map((id) => datasets.get(id)?.value.updatedAt || datasets.get(id)?.value.createdAt || '');
     return { ...c, updatedAt: times.reduce((a, b) => (b > a ? b : a), '') || c.updatedAtMinute };
   });
 }

@@ -301,7 +301,8 @@ export function mergeDatasetNames(name: QualifiedName, records: readonly Dataset
     physicalName: others[0]?.name ?? name.name,
     facets,
     createdAt,
-    updatedAt,
+    // A dataset only ever read was last updated when it was first seen.
+    updatedAt: updatedAt || createdAt,
     lastModifiedAt,
     writer,
     writerName,

@@ -115,11 +115,12 @@ describe('objects', async () => {
     const byTime = await search('r', { sort: 'UPDATED_AT' });
     expect(byTime.results.map((r) => [r.name, r.updatedAt])).toEqual([
       ['daily_revenue', '2024-05-01T09:00:00.000000+00:00'],
-      // Reading a dataset updates it too (to the hour): the report read mart.orders at 09:00.
-      ['mart.orders', '2024-05-01T09:00:00.000000+00:00'],
       ['revenue', '2024-05-01T09:00:00.000000+00:00'],
       ['build_orders', '2024-05-01T05:00:00.000000+00:00'],
-      ['raw.orders', '2024-05-01T05:00:00.000000+00:00'],
+      // Written last by the third run's COMPLETE; reading it (the report, at 09:00) changes nothing.
+      ['mart.orders', '2024-05-01T05:00:00.000000+00:00'],
+      // Only ever read: last updated when first seen.
+      ['raw.orders', '2024-05-01T00:00:00.000000+00:00'],
     ]);
     const paged = await search('r', { limit: 2, offset: 2 });
     expect([paged.totalCount, paged.results.map((r) => r.name)]).toEqual([5, ['mart.orders', 'raw.orders']]);
