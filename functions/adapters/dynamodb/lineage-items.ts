@@ -15,6 +15,7 @@
  * | run order | `P#J#<jobId>` | `O#<t0>|<runId>` | consumer | head recomputation, asOf, job runs |
  * | dataset name | `P#D#<datasetId>` | `DS` | consumer (CAS body; ADD to sets) | graph, column lineage, dataset |
  * | set overflow | `P#D#<datasetId>` | `X#<set>#<shard>` | consumer (ADD) | as the dataset name, when flagged |
+ * | column-lineage value | `P#D#<datasetId>` | `CL#<sha256 of the value>` | consumer, when a new value wins | column lineage, dataset |
  * | version order | `P#D#<datasetId>` | `V#<t0>|<runId>` | consumer | versions, versions a run read |
  * | namespace | `P#NS` | `<name>\u0001<nsId>` | consumer (CAS) | namespaces |
  * | job listing | `P#NSJ#<nsId>` | `<name>\u0001<jobId>` | consumer | jobs of a namespace |
@@ -40,6 +41,12 @@ export const runOrderKey = (scope: string, jobId: string, ord: string) => ({ pk:
 export const datasetKey = (scope: string, datasetId: string) => ({ pk: `${scope}#D#${datasetId}`, sk: 'DS' });
 export const overflowKey = (scope: string, datasetId: string, set: string, shard: number) => ({ pk: `${scope}#D#${datasetId}`, sk: `X#${set}#${String(shard).padStart(2, '0')}` });
 export const versionOrderKey = (scope: string, datasetId: string, ord: string) => ({ pk: `${scope}#D#${datasetId}`, sk: `V#${ord}` });
+/**
+ * A `columnLineage` facet value, stored apart from its dataset item and addressed by its content:
+ * graphs never read it (DynamoDB reads, and bills, whole items whatever the projection), and a run
+ * that writes the same lineage again only moves the register's key in the dataset item.
+ */
+export const columnLineageKey = (scope: string, datasetId: string, hash: string) => ({ pk: `${scope}#D#${datasetId}`, sk: `CL#${hash}` });
 export const namespacesPk = (scope: string): string => `${scope}#NS`;
 export const jobListingPk = (scope: string, namespaceId: string): string => `${scope}#NSJ#${namespaceId}`;
 export const datasetListingPk = (scope: string, namespaceId: string): string => `${scope}#NSD#${namespaceId}`;

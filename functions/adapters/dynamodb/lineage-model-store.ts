@@ -7,6 +7,7 @@
  * up to 100 keys, in parallel) and never scan; the one Scan is a rebuild's deletion of the
  * generation it replaced.
  */
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FacetEntry } from '#domain/lineage-graph/facets';
@@ -29,6 +30,7 @@ import type {
 import { batchDeleteAll, batchGetAll, batchPutAll } from './batch-ops.ts';
 import {
   childKey,
+  columnLineageKey,
   datasetKey,
   datasetListingPk,
   headKey,
@@ -58,7 +60,7 @@ const itemKey = (item: Item): string => `${String(item.pk)}\u0000${String(item.s
 const keyString = (key: Key): string => `${key.pk}\u0000${key.sk}`;
 
 /** Byte shares of one item: bodies past them go to chunk items (DynamoDB's limit is 400 KB per item). */
-const INLINE = { run: 300 * 1024, headLinks: 150 * 1024, headBody: 150 * 1024, datasetBody: 80 * 1024, columnLineage: 60 * 1024, schema: 40 * 1024 } as const;
+const INLINE = { run: 300 * 1024, headLinks: 150 * 1024, headBody: 150 * 1024, datasetBody: 80 * 1024, columnLineage: 300 * 1024, schema: 40 * 1024 } as const;
 /** Members a set keeps in its dataset item (ids of 36 bytes: 4 sets × ~37 KB) before spilling to shard items. */
 export const MAX_SET_MEMBERS_INLINE = 1_000;
 /** Shard items per spilled set. */
@@ -117,6 +119,7 @@ export class DynamoLineageModelStore implements LineageModelStore {
   private readonly gate: Gate;
   private readonly metas = new Map<string, { meta: Meta; at: number }>();
   private readonly seen = new SearchStamps();
+  private readonly columnLineageRefs = new ColumnLineageRefs();
   private readonly generationCacheMs: number;
   private readonly now: () => number;
 
@@ -159,7 +162,7 @@ export class DynamoLineageModelStore implements LineageModelStore {
   }
 
   private modelAt(orgId: string, generation: number): DynamoLineageModel {
-    return new DynamoLineageModel(this.doc, this.tableName, scopeOf(orgId, generation), this.gate, this.search, this.seen, this.now);
+    return new DynamoLineageModel(this.doc, this.tableName, scopeOf(orgId, generation), this.gate, this.search, this.seen, this.now, this.columnLineageRefs);
   }
 
   async model(orgId: string): Promise<LineageModel> {
@@ -241,6 +244,18 @@ class SearchStamps {
   }
 }
 
+/** Which column-lineage value items this process knows exist, per dataset item (bounded). */
+class ColumnLineageRefs {
+  private readonly known = new Map<string, string>();
+  remember(pk: string, hash: string): void {
+    if (this.known.size > 50_000) this.known.clear();
+    this.known.set(pk, hash);
+  }
+  has(pk: string, hash: string): boolean {
+    return this.known.get(pk) === hash;
+  }
+}
+
 /** Search fields of an item and their signature. */
 const searchFields = (type: 'J' | 'D', name: QualifiedName, updatedAt: string, alias?: QualifiedName) => {
   const fields: Record<string, string> = { st: type, sn: name.namespace, sm: name.name, su: minuteOf(updatedAt), ...(alias ? { sa: `${alias.namespace}\u0000${alias.name}` } : {}) };
@@ -257,6 +272,7 @@ export class DynamoLineageModel implements LineageModel {
     private readonly search: LineageSearchCache,
     private readonly stamps: SearchStamps,
     private readonly now: () => number,
+    private readonly columnLineageRefs: ColumnLineageRefs,
   ) {}
 
   // ---- plumbing ----
@@ -397,11 +413,12 @@ export class DynamoLineageModel implements LineageModel {
 
   async getDatasets(datasetIds: readonly string[]): Promise<Map<string, Versioned<DatasetRecord>>> {
     const items = await this.getItems(datasetIds.map((id) => datasetKey(this.scope, id)));
+    const columnLineage = await this.columnLineageOf(items.values());
     const out = new Map<string, Versioned<DatasetRecord>>();
     await Promise.all(
       datasetIds.map(async (id) => {
         const item = items.get(keyString(datasetKey(this.scope, id)));
-        const record = item && item.rev !== undefined ? await this.recordOf(item, true) : undefined;
+        const record = item && item.rev !== undefined ? await this.recordOf(item, columnLineage.get(String(item.pk))) : undefined;
         if (!item || !record) return;
         const rev = Number(item.rev);
         this.stamps.remember(String(item.pk), rev, this.datasetSearch(record).signature, String(item.gss));
@@ -412,14 +429,27 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   /** The record of a dataset item (its body, schema and, when asked, column-lineage facets joined). */
-  private async recordOf(item: Item, withColumnLineage: boolean): Promise<DatasetRecord | undefined> {
-    const [body, columnLineage, schema] = await Promise.all([
-      this.unpack<DatasetRecord>(item, 'b'),
-      withColumnLineage ? this.unpack<FacetEntry | null>(item, 'c') : undefined,
-      this.unpack<FacetEntry | null>(item, 'h'),
-    ]);
+  private async recordOf(item: Item, columnLineage?: FacetEntry): Promise<DatasetRecord | undefined> {
+    const [body, schema] = await Promise.all([this.unpack<DatasetRecord>(item, 'b'), this.unpack<FacetEntry | null>(item, 'h')]);
     if (!body) return undefined;
     return { ...body, facets: { ...body.facets, ...(columnLineage ? { columnLineage } : {}), ...(schema ? { schema } : {}) } };
+  }
+
+  /** The `columnLineage` registers of dataset items (`cr`), their values read from their own items. */
+  private async columnLineageOf(items: Iterable<Item>): Promise<Map<string, FacetEntry>> {
+    const registers = [...items].flatMap((item) => (typeof item.cr === 'string' ? [{ pk: String(item.pk), register: JSON.parse(item.cr) as { k: string; d?: true; h?: string } }] : []));
+    const values = await this.getItems(registers.flatMap(({ pk, register }) => (register.h ? [{ pk, sk: `CL#${register.h}` }] : [])));
+    const out = new Map<string, FacetEntry>();
+    await Promise.all(
+      registers.map(async ({ pk, register }) => {
+        if (register.d) return void out.set(pk, { k: register.k, d: true });
+        const item = values.get(`${pk}\u0000CL#${register.h}`);
+        if (!item) throw new Error(`lineage model: column lineage ${register.h} of ${pk} is missing`);
+        out.set(pk, { k: register.k, v: await this.unpack<unknown>(item, 'v') });
+        this.columnLineageRefs.remember(pk, register.h as string);
+      }),
+    );
+    return out;
   }
 
   private datasetSearch(record: DatasetRecord) {
@@ -430,13 +460,10 @@ export class DynamoLineageModel implements LineageModel {
 
   async putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null> {
     const { columnLineage, schema, ...otherFacets } = record.facets;
-    const parts = [
-      pack(this.scope, 'b', { ...record, facets: otherFacets }, INLINE.datasetBody),
-      pack(this.scope, 'c', columnLineage ?? null, INLINE.columnLineage),
-      pack(this.scope, 'h', schema ?? null, INLINE.schema),
-    ];
-    await this.writeChunks(parts.flatMap((p) => p.chunks));
+    const parts = [pack(this.scope, 'b', { ...record, facets: otherFacets }, INLINE.datasetBody), pack(this.scope, 'h', schema ?? null, INLINE.schema)];
     const key = datasetKey(this.scope, record.datasetId);
+    const register = columnLineage ? await this.writeColumnLineage(key.pk, record.datasetId, columnLineage) : undefined;
+    await this.writeChunks(parts.flatMap((p) => p.chunks));
     const { fields, signature } = this.datasetSearch(record);
     const stamp = this.stamps.stampFor(key.pk, expectedRev, signature) ?? searchStamp(this.now(), record.datasetId);
     const rev = (expectedRev ?? 0) + 1;
@@ -447,12 +474,13 @@ export class DynamoLineageModel implements LineageModel {
       dns: record.namespace,
       dnm: record.name,
       sl: JSON.stringify(record.symlinkTargets),
+      ...(register ? { cr: register } : {}),
       gsp: searchPk(this.scope, record.datasetId),
       gss: stamp,
     };
     // Sets (writers, readers, …) live in the same item and are added to concurrently: update the
     // attributes this write owns, never the whole item.
-    const remove = [...packedNames('b'), ...packedNames('c'), ...packedNames('h'), 'sa'].filter((name) => !(name in set));
+    const remove = [...packedNames('b'), ...packedNames('h'), 'sa', 'cr'].filter((name) => !(name in set));
     const names = Object.fromEntries([...Object.keys(set), ...remove].map((name, i) => [`#a${i}`, name]));
     const alias = Object.fromEntries(Object.entries(names).map(([k, v]) => [v, k]));
     try {
@@ -477,6 +505,22 @@ export class DynamoLineageModel implements LineageModel {
     }
     this.stamps.remember(key.pk, rev, signature, stamp);
     return rev;
+  }
+
+  /**
+   * Stores a `columnLineage` register's value in its own content-addressed item (unless this
+   * process knows the dataset already points at it) and answers the register to keep in the item.
+   */
+  private async writeColumnLineage(pk: string, datasetId: string, entry: FacetEntry): Promise<string> {
+    if (entry.d) return JSON.stringify({ k: entry.k, d: true });
+    const hash = createHash('sha256').update(JSON.stringify(entry.v)).digest('hex').slice(0, 32);
+    if (!this.columnLineageRefs.has(pk, hash)) {
+      const { attributes, chunks } = pack(this.scope, 'v', entry.v, INLINE.columnLineage);
+      await this.writeChunks(chunks);
+      await this.gate.run(() => this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...columnLineageKey(this.scope, datasetId, hash), ...attributes } })));
+      this.columnLineageRefs.remember(pk, hash);
+    }
+    return JSON.stringify({ k: entry.k, h: hash });
   }
 
   private async readLinks(datasetIds: readonly string[], extra: readonly string[]): Promise<Map<string, { item: Item; links: DatasetLinks }>> {
@@ -529,19 +573,20 @@ export class DynamoLineageModel implements LineageModel {
     const out = new Map<string, DatasetNode>();
     await Promise.all(
       [...found].map(async ([id, { item, links }]) => {
-        out.set(id, { ...links, record: links.exists ? ((await this.recordOf(item, false)) ?? null) : null });
+        out.set(id, { ...links, record: links.exists ? ((await this.recordOf(item)) ?? null) : null });
       }),
     );
     return out;
   }
 
   async getDatasetColumnLineage(datasetIds: readonly string[]): Promise<Map<string, DatasetColumnLineage>> {
-    const found = await this.readLinks(datasetIds, [...packedNames('c'), ...packedNames('h')]);
+    const found = await this.readLinks(datasetIds, ['cr', ...packedNames('h')]);
+    const columnLineage = await this.columnLineageOf([...found.values()].map((f) => f.item));
     const out = new Map<string, DatasetColumnLineage>();
     await Promise.all(
       [...found].map(async ([id, { item, links }]) => {
-        const [columnLineage, schema] = await Promise.all([this.unpack<FacetEntry | null>(item, 'c'), this.unpack<FacetEntry | null>(item, 'h')]);
-        out.set(id, { ...links, columnLineage: columnLineage ?? null, schema: schema ?? null });
+        const schema = await this.unpack<FacetEntry | null>(item, 'h');
+        out.set(id, { ...links, columnLineage: columnLineage.get(String(item.pk)) ?? null, schema: schema ?? null });
       }),
     );
     return out;

@@ -23,6 +23,7 @@ import {
   runOfEvent,
   runSummaryOf,
   sameRecord,
+  type DatasetContribution,
   type ModelEvent,
 } from './merge.ts';
 import type { DatasetSetAdd, IndexEntry, LineageModel, LineageModelStore, Versioned } from './ports.ts';
@@ -87,15 +88,16 @@ export async function applyEventsToModel(model: LineageModel, events: readonly M
     });
   }
 
+  const contributions = unique.map((event) => ({ event, datasets: datasetContributions(event) }));
   const runChanges = await mergeRunRecords(model, batchRuns, counters);
   await writeIndexEntries(model, runChanges);
   const previousHeads = await model.getJobHeads([...jobTimes.keys()]);
-  const datasetCount = await mergeDatasetRecords(model, unique, previousHeads, counters);
-  await mergeNamespaces(model, unique, counters);
+  const datasetCount = await mergeDatasetRecords(model, contributions, previousHeads, counters);
+  await mergeNamespaces(model, contributions, counters);
   await Promise.all(
     [...jobTimes].filter(([jobId]) => !previousHeads.has(jobId)).map(([jobId, { job }]) => model.putJobListing({ ...job, jobId })),
   );
-  await Promise.all([...jobTimes].map(([jobId, times]) => updateJobHead(model, jobId, times, runChanges, counters)));
+  await updateJobHeads(model, jobTimes, runChanges, counters);
   return { events: unique.length, runs: batchRuns.size, jobs: jobTimes.size, datasets: datasetCount, conflicts: counters.conflicts };
 }
 
@@ -182,15 +184,21 @@ interface DatasetBatch {
  * targets, then merges the records (compare-and-set). The links are added before the record that
  * calls for them is written, so a replay after a crash adds them again.
  */
+/** An event with what it tells about each dataset it names. */
+interface Contributions {
+  readonly event: ModelEvent;
+  readonly datasets: readonly DatasetContribution[];
+}
+
 async function mergeDatasetRecords(
   model: LineageModel,
-  events: readonly ModelEvent[],
+  events: readonly Contributions[],
   previousHeads: ReadonlyMap<string, Versioned<JobHeadRecord>>,
   counters: Counters,
 ): Promise<number> {
   const batch = new Map<string, DatasetBatch>();
-  for (const event of events) {
-    for (const c of datasetContributions(event)) {
+  for (const { datasets } of events) {
+    for (const c of datasets) {
       const known = batch.get(c.record.datasetId);
       const entry = known ?? { record: c.record, writers: new Set<string>(), readers: new Set<string>() };
       if (known) entry.record = mergeDatasets(known.record, c.record);
@@ -286,17 +294,19 @@ function columnLineageInputRefs(facet: unknown): Array<QualifiedName & { dataset
 }
 
 /** Namespaces: first and last event time in each (the last to the hour, to keep them cool). */
-async function mergeNamespaces(model: LineageModel, events: readonly ModelEvent[], counters: Counters): Promise<void> {
+async function mergeNamespaces(model: LineageModel, events: readonly Contributions[], counters: Counters): Promise<void> {
   const seen = new Map<string, { min: string; max: string }>();
   const note = (namespace: string, time: string) => {
     const t = seen.get(namespace);
     const hour = floorToHour(time);
     seen.set(namespace, { min: t && t.min < time ? t.min : time, max: t && t.max > hour ? t.max : hour });
   };
-  for (const event of events) {
+  for (const { event, datasets } of events) {
     if (event.job_namespace !== null && event.event_schema !== 'DatasetEvent') note(event.job_namespace, event.event_time);
-    for (const c of datasetContributions(event)) note(c.record.namespace, event.event_time);
-    for (const c of datasetContributions(event)) for (const t of c.record.symlinkTargets) note(t.namespace, event.event_time);
+    for (const c of datasets) {
+      note(c.record.namespace, event.event_time);
+      for (const t of c.record.symlinkTargets) note(t.namespace, event.event_time);
+    }
   }
   let pending = [...seen.keys()];
   for (let attempt = 0; pending.length > 0; attempt++) {
@@ -358,70 +368,96 @@ export async function latestLiveRun(
 }
 
 /**
- * Moves a job's head to its latest run. A run that became later than the head takes its place; a
- * fresher state of the head's own run replaces the copy (revisions decide which is fresher); when
- * the head's run moved earlier (an earlier event of it arrived) or moved to another job, the head
- * is recomputed from the order entries. The head is written on every batch that touches the job,
- * even when nothing in it changes, so that a recomputation racing with a new run's entry always
- * loses its compare-and-set and looks again.
+ * Moves each job's head to its latest run. A run that became later than the head takes its place;
+ * a fresher state of the head's own run replaces the copy (revisions decide which is fresher);
+ * when the head's run moved earlier (an earlier event of it arrived) or moved to another job, the
+ * head is recomputed from the order entries. Heads are read in one batch and written with
+ * compare-and-set, re-read one by one on conflict. A head is written on every batch that touches
+ * its job, even when nothing in it changes, so that a recomputation racing with a new run's entry
+ * always loses its compare-and-set and looks again.
  */
-async function updateJobHead(
+async function updateJobHeads(
   model: LineageModel,
-  jobId: string,
-  times: { job: QualifiedName; min: string; max: string },
+  jobTimes: ReadonlyMap<string, { job: QualifiedName; min: string; max: string }>,
   runChanges: readonly RunChange[],
   counters: Counters,
 ): Promise<void> {
-  const joining = runChanges.filter((c) => jobIdOf(c.after.job) === jobId);
-  const leaving = runChanges.filter((c) => c.before && jobIdOf(c.before.job) === jobId && jobIdOf(c.after.job) !== jobId);
-  for (let attempt = 0; ; attempt++) {
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`lineage model: job head ${jobId} kept changing under ${MAX_ATTEMPTS} attempts`);
-    const stored = (await model.getJobHeads([jobId])).get(jobId);
-    const previous = stored?.value;
-    let current = previous?.current ?? null;
-    let content: RunRecord | undefined;
-    let recompute = leaving.some((c) => c.after.runId === current?.runId);
-    for (const change of joining) {
-      const ord = ordOf(change.after);
-      if (current?.runId === change.after.runId) {
-        if (ord < current.ord) recompute = true;
-        else if (change.rev >= current.runRev) {
-          current = { ord, runId: change.after.runId, runRev: change.rev };
-          content = change.after;
+  const joining = new Map<string, RunChange[]>();
+  const leaving = new Map<string, RunChange[]>();
+  for (const change of runChanges) {
+    const to = jobIdOf(change.after.job);
+    joining.set(to, [...(joining.get(to) ?? []), change]);
+    const from = change.before ? jobIdOf(change.before.job) : to;
+    if (from !== to) leaving.set(from, [...(leaving.get(from) ?? []), change]);
+  }
+  let pending = [...jobTimes.keys()];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`lineage model: job heads kept changing under ${MAX_ATTEMPTS} attempts`);
+    const stored = await model.getJobHeads(pending);
+    const retry: string[] = [];
+    await Promise.all(
+      pending.map(async (jobId) => {
+        const current = stored.get(jobId);
+        const next = await nextHead(model, jobId, current?.value, jobTimes.get(jobId) as { job: QualifiedName; min: string; max: string }, joining.get(jobId) ?? [], leaving.get(jobId) ?? []);
+        if ((await model.putJobHead(next, current?.rev ?? null)) === null) {
+          counters.conflicts++;
+          retry.push(jobId);
         }
-      } else if (current === null || ord > current.ord) {
-        current = { ord, runId: change.after.runId, runRev: change.rev };
-        content = change.after;
-      }
-    }
-    if (recompute) {
-      const best = await latestLiveRun(model, jobId);
-      current = best ? { ord: ordOf(best.run), runId: best.run.runId, runRev: best.rev } : null;
-      content = best?.run;
-    }
-    const base: JobHeadRecord = previous ?? {
-      jobId,
-      namespace: times.job.namespace,
-      name: times.job.name,
-      createdAt: times.min,
-      updatedAt: times.max,
-      current: null,
-      inputs: [],
-      outputs: [],
-      run: null,
-      jobFacets: {},
-      parent: null,
-      type: 'BATCH',
-    };
-    const next: JobHeadRecord = {
-      ...base,
-      ...(content ? currentVersionOf(content) : current === null ? { inputs: [], outputs: [], run: null, jobFacets: {}, parent: null, type: 'BATCH' as const } : {}),
-      createdAt: base.createdAt < times.min ? base.createdAt : times.min,
-      updatedAt: base.updatedAt > times.max ? base.updatedAt : times.max,
-      current,
-    };
-    if ((await model.putJobHead(next, stored?.rev ?? null)) !== null) return;
-    counters.conflicts++;
+      }),
+    );
+    pending = retry;
   }
 }
 
+/** A job's next head, from its stored head and the batch's changes to its runs. */
+async function nextHead(
+  model: LineageModel,
+  jobId: string,
+  previous: JobHeadRecord | undefined,
+  times: { job: QualifiedName; min: string; max: string },
+  joining: readonly RunChange[],
+  leaving: readonly RunChange[],
+): Promise<JobHeadRecord> {
+  let current = previous?.current ?? null;
+  let content: RunRecord | undefined;
+  let recompute = leaving.some((c) => c.after.runId === current?.runId);
+  for (const change of joining) {
+    const ord = ordOf(change.after);
+    if (current?.runId === change.after.runId) {
+      if (ord < current.ord) recompute = true;
+      else if (change.rev >= current.runRev) {
+        current = { ord, runId: change.after.runId, runRev: change.rev };
+        content = change.after;
+      }
+    } else if (current === null || ord > current.ord) {
+      current = { ord, runId: change.after.runId, runRev: change.rev };
+      content = change.after;
+    }
+  }
+  if (recompute) {
+    const best = await latestLiveRun(model, jobId);
+    current = best ? { ord: ordOf(best.run), runId: best.run.runId, runRev: best.rev } : null;
+    content = best?.run;
+  }
+  const base: JobHeadRecord = previous ?? {
+    jobId,
+    namespace: times.job.namespace,
+    name: times.job.name,
+    createdAt: times.min,
+    updatedAt: times.max,
+    current: null,
+    inputs: [],
+    outputs: [],
+    run: null,
+    jobFacets: {},
+    parent: null,
+    type: 'BATCH',
+  };
+  return {
+    ...base,
+    ...(content ? currentVersionOf(content) : current === null ? { inputs: [], outputs: [], run: null, jobFacets: {}, parent: null, type: 'BATCH' as const } : {}),
+    createdAt: base.createdAt < times.min ? base.createdAt : times.min,
+    updatedAt: base.updatedAt > times.max ? base.updatedAt : times.max,
+    current,
+  };
+}

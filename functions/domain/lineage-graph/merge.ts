@@ -110,8 +110,12 @@ export function mergeRuns(a: RunRecord, b: RunRecord): RunRecord {
   };
 }
 
-/** Whether two records hold the same facts (used to skip writes that would change nothing). */
-export const sameRecord = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+/**
+ * Whether a merge left a record as it was, to skip writes that would change nothing. The merges
+ * keep the key order of the record they start from, so plain JSON text compares; a difference in
+ * order alone would only cost a needless write.
+ */
+export const sameRecord = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** Marquez's state of a run: the terminal state, else RUNNING once started, else NEW. */
 export const marquezState = (run: RunRecord): MarquezRunState => {
