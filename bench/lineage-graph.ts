@@ -11,7 +11,7 @@
  * endpoints' own parameter parsing); once the endpoints exist, an HTTP implementation replaces it.
  *
  * Options (env): BENCH_EVENTS (200000), BENCH_PIPELINES (250), BENCH_DOMAINS (20), BENCH_REQUESTS
- * (requests per query kind, 100), BENCH_BATCH (events per consumer batch, 500), BENCH_CONSUMERS
+ * (requests per query kind, 100), BENCH_BATCH (events per consumer batch, 1000), BENCH_CONSUMERS
  * (batches applied at once, 4), BENCH_HOME (keep the loaded store there; a later run with the same
  * options skips loading).
  */
@@ -24,6 +24,7 @@ import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store'
 import { applyEventsToLineageModel } from '#domain/lineage-graph/apply';
 import { columnLineageGraph } from '#domain/lineage-graph/column-lineage';
 import { lineageGraph } from '#domain/lineage-graph/graph';
+import { jobIdOf } from '#domain/lineage-graph/ids';
 import type { ModelEvent } from '#domain/lineage-graph/merge';
 import { parseColumnLineageQuery, parseLineageQuery, parseSearchQuery } from '#domain/lineage-graph/params';
 import type { LineageModelStore } from '#domain/lineage-graph/ports';
@@ -39,7 +40,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const PIPELINES = Number(process.env.BENCH_PIPELINES ?? 250);
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 20);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
-const BATCH = Number(process.env.BENCH_BATCH ?? 500);
+const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
 const ORG = 'bench-lineage-graph-org';
 const SOURCES_PER_DOMAIN = 4;
@@ -72,6 +73,10 @@ function warehouse(random: () => number): { pipelines: WarehouseJob[][]; dataset
   for (let p = 0; p < PIPELINES; p++) {
     const domain = p % DOMAINS;
     const sources = Array.from({ length: SOURCES_PER_DOMAIN }, (_, s) => ({ namespace: `s3://raw-d${domain}`, name: `source_${['orders', 'customers', 'payments', 'events'][s]}` }));
+    // A pipeline ingests one of its domain's shared sources, a third of them a second one too: a
+    // source feeds a few pipelines, and the second sources tie some of them together.
+    const primary = sources[Math.floor(p / DOMAINS) % SOURCES_PER_DOMAIN] as Name;
+    const secondary = random() < 0.3 ? (sources[(Math.floor(p / DOMAINS) + 1) % SOURCES_PER_DOMAIN] as Name) : undefined;
     const jobCount = 10 + Math.floor(random() * 31);
     const stages = 3 + Math.floor(random() * 6);
     const jobs: WarehouseJob[] = [];
@@ -80,7 +85,9 @@ function warehouse(random: () => number): { pipelines: WarehouseJob[][]; dataset
       const stage = Math.min(stages - 1, Math.floor((j * stages) / jobCount));
       if (stage > 0 && (jobs.at(-1)?.stage ?? 0) < stage) previous = jobs.filter((x) => x.stage === stage - 1).flatMap((x) => x.outputs);
       const inputs: Name[] =
-        stage === 0 ? [pick(sources), { namespace: `s3://landing-d${domain}`, name: `p${p}/landing_${j}` }] : [...new Map(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(previous)).map((n) => [n.name, n])).values()];
+        stage === 0
+          ? [secondary && j % 2 === 1 ? secondary : primary, { namespace: `s3://landing-d${domain}`, name: `p${p}/landing_${j}` }]
+          : [...new Map(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(previous)).map((n) => [n.name, n])).values()];
       const outputs = Array.from({ length: 3 + (random() < 0.35 ? 1 : 0) }, (_, k) => ({ namespace: `pg://warehouse-d${domain}`, name: `p${p}.t${j}_${k}` }));
       const tables = new Map<string, Name>();
       const written = outputs.map((o) => {
@@ -235,18 +242,23 @@ try {
     const started = performance.now();
     let applied = 0;
     let conflicts = 0;
+    // Consumers take the stream partitioned by job, as a keyed stream would hand it out: two
+    // consumers working on consecutive runs of one job would only redo each other's writes.
     const events = warehouseEvents(pipelines, runsPerJob, seededRandom(7));
-    const nextBatch = (): ModelEvent[] => {
-      const batch: ModelEvent[] = [];
-      for (let e = events.next(); !e.done; e = events.next()) {
-        batch.push(e.value);
-        if (batch.length >= BATCH) break;
+    const queues: ModelEvent[][] = Array.from({ length: CONSUMERS }, () => []);
+    let drained = false;
+    const nextBatch = (consumer: number): ModelEvent[] => {
+      const queue = queues[consumer] as ModelEvent[];
+      while (!drained && queue.length < BATCH) {
+        const e = events.next();
+        if (e.done) drained = true;
+        else (queues[Number.parseInt(jobIdOf({ namespace: e.value.job_namespace as string, name: e.value.job_name as string }).slice(0, 8), 16) % CONSUMERS] as ModelEvent[]).push(e.value);
       }
-      return batch;
+      return queue.splice(0, BATCH);
     };
     await Promise.all(
-      Array.from({ length: CONSUMERS }, async () => {
-        for (let batch = nextBatch(); batch.length > 0; batch = nextBatch()) {
+      Array.from({ length: CONSUMERS }, async (_, consumer) => {
+        for (let batch = nextBatch(consumer); batch.length > 0; batch = nextBatch(consumer)) {
           const t0 = performance.now();
           const summary = await applyEventsToLineageModel(loader, ORG, batch);
           batchTimes.push(performance.now() - t0);
@@ -259,7 +271,7 @@ try {
     const seconds = (performance.now() - started) / 1_000;
     batchTimes.sort((a, b) => a - b);
     const requests = [...counts.values()].reduce((a, b) => a + b, 0);
-    console.log(`loaded ${applied} events through the consumer in ${seconds.toFixed(0)} s: ${(applied / seconds).toFixed(0)} events/s, ${CONSUMERS} consumers × batches of ${BATCH}`);
+    console.log(`loaded ${applied} events through the consumer in ${seconds.toFixed(0)} s: ${(applied / seconds).toFixed(0)} events/s, ${CONSUMERS} consumers (stream partitioned by job) × batches of ${BATCH}`);
     console.log(`  batch apply time p50 ${quantile(batchTimes, 0.5).toFixed(0)} ms, p95 ${quantile(batchTimes, 0.95).toFixed(0)} ms; compare-and-set conflicts redone: ${conflicts}`);
     console.log(`  store requests per event: ${(requests / applied).toFixed(2)} (${[...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c.replace('Command', '')} ${(n / applied).toFixed(2)}`).join(', ')})`);
     writeFileSync(marker, signature);

@@ -221,6 +221,15 @@ async function mergeDatasetRecords(
   }
   if (setAdds.length > 0) await model.addToDatasetSets(setAdds);
 
+  // What this call already added or listed: a retry after a conflict need not send it again.
+  const done = new Set<string>();
+  const once = <T>(items: readonly T[], key: (item: T) => string): T[] =>
+    items.filter((item) => {
+      const k = key(item);
+      if (done.has(k)) return false;
+      done.add(k);
+      return true;
+    });
   let pending = [...batch.keys()];
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt >= MAX_ATTEMPTS) throw new Error(`lineage model: datasets kept changing under ${MAX_ATTEMPTS} attempts`);
@@ -242,7 +251,9 @@ async function mergeDatasetRecords(
       }
       writes.push({ id, after, rev: current?.rev ?? null });
     }
-    await Promise.all([links.length > 0 ? model.addToDatasetSets(links) : undefined, ...listings.map((l) => model.putDatasetListing(l))]);
+    const newAdds = once(links, (l) => `${l.datasetId}|${l.set}|${l.members.join(',')}`);
+    const newListings = once(listings, (l) => `${l.datasetId}|${l.aliased}`);
+    await Promise.all([newAdds.length > 0 ? model.addToDatasetSets(newAdds) : undefined, ...newListings.map((l) => model.putDatasetListing(l))]);
     await Promise.all(
       writes.map(async ({ id, after, rev }) => {
         if ((await model.putDataset(after, rev)) === null) {
