@@ -163,6 +163,9 @@ async function traverse(start: readonly string[], depth: number, direction: Dire
   const visited = await versions(start);
   let frontier = [...visited.values()];
   const expanded = new Set<string>();
+  // Versions read for jobs a dataset named but whose version did not touch it (they touched it in
+  // an older one): another dataset may name them again, and they are not read twice.
+  const read = new Map<string, JobVersion | null>();
   for (let level = 0; level < depth && frontier.length > 0; level++) {
     const side = (v: JobVersion) => (direction === 'upstream' ? v.inputs : direction === 'downstream' ? v.outputs : [...v.inputs, ...v.outputs]);
     const datasetIds = [...new Set(frontier.flatMap((v) => side(v).map((d) => d.id)))].filter((id) => !expanded.has(id));
@@ -182,11 +185,12 @@ async function traverse(start: readonly string[], depth: number, direction: Dire
       }
     }
     for (const id of datasetIds) expanded.add(id);
-    const found = await versions([...nominated.keys()]);
+    const found = await versions([...nominated.keys()].filter((id) => !read.has(id)));
+    for (const id of nominated.keys()) if (!read.has(id)) read.set(id, found.get(id) ?? null);
     frontier = [];
     for (const [jobId, ids] of nominated) {
-      const version = found.get(jobId);
-      if (version === undefined) continue;
+      const version = read.get(jobId);
+      if (!version) continue;
       const linked = direction === 'upstream' ? intersects(version.outputs, ids) : direction === 'downstream' ? intersects(version.inputs, ids) : intersects(version.inputs, ids) || intersects(version.outputs, ids);
       if (!linked) continue;
       visited.set(jobId, version);
