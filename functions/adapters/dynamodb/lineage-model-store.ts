@@ -161,19 +161,24 @@ export class DynamoLineageModelStore implements LineageModelStore {
     }
   }
 
-  private modelAt(orgId: string, generation: number): DynamoLineageModel {
-    return new DynamoLineageModel(this.doc, this.tableName, scopeOf(orgId, generation), this.gate, this.search, this.seen, this.now, this.columnLineageRefs);
+  /**
+   * A generation of an org's model. Consumers read strongly consistently (their compare-and-set
+   * cycles need the latest revision); readers eventually consistently, which DynamoDB serves at
+   * half the read units, a few milliseconds behind at most.
+   */
+  private modelAt(orgId: string, generation: number, consistentReads: boolean): DynamoLineageModel {
+    return new DynamoLineageModel(this.doc, this.tableName, scopeOf(orgId, generation), this.gate, this.search, this.seen, this.now, this.columnLineageRefs, consistentReads);
   }
 
   async model(orgId: string): Promise<LineageModel> {
     const cached = this.metas.get(orgId);
     const meta = cached && this.now() - cached.at < this.generationCacheMs ? cached.meta : await this.readMeta(orgId);
-    return this.modelAt(orgId, meta.current);
+    return this.modelAt(orgId, meta.current, false);
   }
 
   async modelsToWrite(orgId: string): Promise<LineageModel[]> {
     const meta = await this.readMeta(orgId);
-    return [meta.current, ...(meta.building === null ? [] : [meta.building])].map((g) => this.modelAt(orgId, g));
+    return [meta.current, ...(meta.building === null ? [] : [meta.building])].map((g) => this.modelAt(orgId, g, true));
   }
 
   async beginRebuild(orgId: string): Promise<{ generation: number; model: LineageModel }> {
@@ -181,7 +186,7 @@ export class DynamoLineageModelStore implements LineageModelStore {
       const meta = await this.readMeta(orgId);
       const generation = meta.highest + 1;
       if (await this.writeMeta(orgId, { current: meta.current, building: generation, highest: generation }, meta.rev)) {
-        return { generation, model: this.modelAt(orgId, generation) };
+        return { generation, model: this.modelAt(orgId, generation, true) };
       }
     }
   }
@@ -273,6 +278,7 @@ export class DynamoLineageModel implements LineageModel {
     private readonly stamps: SearchStamps,
     private readonly now: () => number,
     private readonly columnLineageRefs: ColumnLineageRefs,
+    private readonly consistentReads: boolean,
   ) {}
 
   // ---- plumbing ----
@@ -280,11 +286,11 @@ export class DynamoLineageModel implements LineageModel {
   private getItems(keys: readonly Key[], projection?: readonly string[]): Promise<Map<string, Item>> {
     if (keys.length === 0) return Promise.resolve(new Map());
     const unique = [...new Map(keys.map((k) => [keyString(k), k])).values()];
-    return batchGetAll(this.doc, this.tableName, itemKey, unique, projection, 10, true);
+    return batchGetAll(this.doc, this.tableName, itemKey, unique, projection, 10, this.consistentReads);
   }
 
   private readonly loadChunks = async (pk: string): Promise<Uint8Array[]> => {
-    const items = await this.queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+    const items = await this.queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: this.consistentReads });
     return items.map((i) => i.d as Uint8Array);
   };
 
@@ -674,7 +680,7 @@ export class DynamoLineageModel implements LineageModel {
         ...(query.runsOnly ? { FilterExpression: 'attribute_not_exists(fx)' } : {}),
         ProjectionExpression: 'sk',
         ScanIndexForward: false,
-        ConsistentRead: true,
+        ConsistentRead: this.consistentReads,
       },
       offset + query.limit + (bounded ? 1 : 0),
     );
@@ -692,7 +698,7 @@ export class DynamoLineageModel implements LineageModel {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': runOrderKey(this.scope, jobId, '').pk, ':p': 'O#' },
       ...(runsOnly ? { FilterExpression: 'attribute_not_exists(fx)' } : {}),
-      ConsistentRead: true,
+      ConsistentRead: this.consistentReads,
     });
   }
 
@@ -701,11 +707,11 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   countVersionOrder(datasetId: string): Promise<number> {
-    return this.countAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': versionOrderKey(this.scope, datasetId, '').pk, ':p': 'V#' }, ConsistentRead: true });
+    return this.countAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': versionOrderKey(this.scope, datasetId, '').pk, ':p': 'V#' }, ConsistentRead: this.consistentReads });
   }
 
   async listChildren(parentRunId: string): Promise<Array<{ runId: string; parentJob: QualifiedName }>> {
-    const items = await this.queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': childKey(this.scope, parentRunId, '').pk, ':p': 'C#' }, ConsistentRead: true });
+    const items = await this.queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': childKey(this.scope, parentRunId, '').pk, ':p': 'C#' }, ConsistentRead: this.consistentReads });
     return items.map((i) => ({ runId: String(i.sk).slice(2), parentJob: { namespace: String(i.cns), name: String(i.cnm) } }));
   }
 
@@ -730,7 +736,7 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   async listNamespaces(page: Page): Promise<{ namespaces: NamespaceRecord[]; total: number }> {
-    const condition = { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': namespacesPk(this.scope) }, ConsistentRead: true };
+    const condition = { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': namespacesPk(this.scope) }, ConsistentRead: this.consistentReads };
     const [items, total] = await Promise.all([this.queryAll(condition, page.offset + page.limit), this.countAll(condition)]);
     return { namespaces: items.slice(page.offset, page.offset + page.limit).map((i) => ({ name: String(i.nm), createdAt: String(i.ca), updatedAt: String(i.ua) })), total };
   }
@@ -754,7 +760,7 @@ export class DynamoLineageModel implements LineageModel {
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': pk, ...(filter ? { ':t': true } : {}) },
       ...(filter ? { FilterExpression: filter } : {}),
-      ConsistentRead: true,
+      ConsistentRead: this.consistentReads,
     };
     const [items, total] = await Promise.all([this.queryAll({ ...condition, ProjectionExpression: 'sk' }, page.offset + page.limit), this.countAll(condition)]);
     return { ids: items.slice(page.offset, page.offset + page.limit).map((i) => idOfListingSk(String(i.sk))), total };

@@ -10,5 +10,6 @@ export type { CatalogKind, DatasetField, LakeDataset } from './datasets.ts';
 export { completeEvent, failEvent, startEvent } from './run-events.ts';
 export type { QueryOutput, QueryRun } from './run-events.ts';
 export { LAKELINE_VERSION, PRODUCER } from './facets.ts';
-export { columnLineageFacet } from './column-lineage.ts';
+// `column-lineage.ts` (the columnLineage facet builder) is imported by path, not from here: it loads
+// the SQL parser's WebAssembly, which bundles that only record events must not carry.
 export type { ColumnLineageFacet, ColumnLineageRequest, InputField, Transformation } from './column-lineage.ts';

@@ -69,9 +69,10 @@ export interface IdPage {
 }
 
 /**
- * One organization's lineage model in one generation. Reads of records (`get*`) are strongly
- * consistent; `listRunOrder`/`listVersionOrder` too. Every key the store writes is scoped to the
- * organization.
+ * One organization's lineage model in one generation. The models a consumer writes
+ * ({@link LineageModelStore.modelsToWrite}) read strongly consistently (compare-and-set needs the
+ * latest revision); the one readers get may lag writes by moments. Every key the store writes is
+ * scoped to the organization.
  */
 export interface LineageModel {
   getRuns(runIds: readonly string[]): Promise<Map<string, Versioned<RunRecord>>>;
@@ -125,7 +126,7 @@ export interface LineageModel {
 
 /** Where the lineage models of every organization live. */
 export interface LineageModelStore {
-  /** The model readers use. */
+  /** The model readers use (its reads may lag writes by moments). */
   model(orgId: string): Promise<LineageModel>;
   /** The models a consumer must apply events to: the current one, and the one a rebuild is filling. */
   modelsToWrite(orgId: string): Promise<LineageModel[]>;
