@@ -120,8 +120,29 @@ export const RUNS_TABLE: TableDefinition = {
   envName: 'LAKELINE_RUNS_TABLE',
 };
 
+/**
+ * The lineage read model (jobs, datasets, runs and their links, per org), derived from the stored
+ * events: single-table design, every key starting with `<orgId>#<generation>#` (see
+ * `adapters/dynamodb/lineage-items.ts` for the item types). The one index serves the per-process
+ * search cache: job and dataset names by shard, ordered by when their searchable fields changed.
+ */
+export const LINEAGE_TABLE: TableDefinition = {
+  id: 'Lineage',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  indexes: [
+    {
+      indexName: 'search',
+      partitionKey: { name: 'gsp', type: 'S' },
+      sortKey: { name: 'gss', type: 'S' },
+      projection: ['st', 'sn', 'sm', 'su', 'sa'],
+    },
+  ],
+  envName: 'LAKELINE_LINEAGE_TABLE',
+};
+
 /** Every table the service uses. */
-export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE];
+export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE, LINEAGE_TABLE];
 
 /** Table access a function needs. */
 export type TableAccess = 'RO' | 'RW';
