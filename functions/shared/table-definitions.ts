@@ -33,6 +33,8 @@ export interface TableDefinition {
   readonly ttlAttribute?: string;
   /** Environment variable carrying the deployed table name into functions. */
   readonly envName: string;
+  /** A DynamoDB stream of the table's changes, and what its records carry (AWS only: dynalite has no streams). */
+  readonly stream?: 'NEW_IMAGE';
 }
 
 /** Organizations: plan, payment method, credit limit and metered usage. */
@@ -100,8 +102,19 @@ export const EVENTS_TABLE: TableDefinition = {
       sortKey: { name: 'timeKey', type: 'S' },
       projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
     },
+    // The local lineage feed (docs/adr/0031-lineage-read-model.md): an org's events in the order
+    // they were stored, read after the feed's watermark when the local consumer starts. Sparse and
+    // written by the local profile only; in AWS the table's stream is the feed and this stays empty.
+    {
+      indexName: 'byReceipt',
+      partitionKey: { name: 'feedKey', type: 'S' },
+      sortKey: { name: 'receivedKey', type: 'S' },
+      projection: 'KEYS_ONLY',
+    },
   ],
   envName: 'LAKELINE_EVENTS_TABLE',
+  // The lineage model's consumer Lambda reads every new event from it (ADR 0031).
+  stream: 'NEW_IMAGE',
 };
 
 /** Runs of every engine (spark, bloom, routed batch runs). */

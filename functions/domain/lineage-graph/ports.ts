@@ -143,3 +143,24 @@ export interface LineageModelStore {
 export interface StoredEventSource {
   events(orgId: string): AsyncIterable<readonly ModelEvent[]>;
 }
+
+/** A stored event as the feed carries it: what the model reads, and when it was stored. */
+export type FeedEvent = ModelEvent & { readonly received_at: string };
+
+/**
+ * Port: an organization's stored events in the order they were stored — the local profile's feed
+ * (in AWS the Events table's stream delivers them instead). A position in it is a mark
+ * (`feedMarkOf`): events stored at the same microsecond are ordered by id.
+ */
+export interface EventFeed {
+  /** The org's events whose mark is above `mark` (`''`: all of them), in batches of at most `batchSize`, in stored order. */
+  after(orgId: string, mark: string, batchSize: number): AsyncIterable<readonly FeedEvent[]>;
+}
+
+/** Port: the local consumer's durable watermark per organization (every event stored below it is in the model). */
+export interface FeedWatermarks {
+  /** The org's watermark; `undefined` when none was ever written (the consumer then starts from the first event). */
+  read(orgId: string): Promise<string | undefined>;
+  /** Moves the org's watermark up to `mark`; never down (a lower mark is ignored). */
+  advance(orgId: string, mark: string): Promise<void>;
+}
