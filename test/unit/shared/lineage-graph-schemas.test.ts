@@ -83,7 +83,7 @@ describe('lineage graph response schemas', async () => {
     valid(SearchResults, await searchLineage(store, ORG, { q: 'a', sort: 'UPDATED_AT', limit: 100, offset: 0 }));
   });
 
-  it("Should make OpenAPI components named after Marquez's models, none clashing with the document's", () => {
+  it("Should make OpenAPI components named after Marquez's models, the same as the served document's", () => {
     // Prepare
     const registry = new OpenAPIRegistry();
     const responses = { Lineage, ColumnLineage, Namespaces, LineageJobs, LineageJob, JobRuns, Datasets, Dataset, DatasetVersions, LineageRun, SearchResults };
@@ -97,7 +97,9 @@ describe('lineage graph response schemas', async () => {
     // Assess
     const names = Object.keys(document.components?.schemas ?? {});
     expect(names).toEqual(expect.arrayContaining([...Object.keys(responses), 'LineageNode', 'LineageEdge', 'JobData', 'DatasetData', 'JobRun', 'ColumnLineageNodeData', 'InputFieldNodeData', 'Namespace', 'DatasetVersion', 'SearchResult']));
-    expect(names.filter((n) => n in openapi.components.schemas)).toEqual([]);
+    // The served document registers them through the routes' contracts: the same components, not clashing ones.
+    const served = openapi.components.schemas as Record<string, unknown>;
+    for (const name of names.filter((n) => n in served)) expect(served[name], name).toEqual(document.components?.schemas?.[name]);
   });
 
   it('Should describe the query parameters', () => {
