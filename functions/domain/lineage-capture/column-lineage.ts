@@ -9,15 +9,17 @@
  * COUNT are marked as masking, as the spec's examples do.
  *
  * Lineage must never fail a query: whatever the library cannot read gives no facet (`undefined`).
- * Not wired into the query use cases yet (the lead does that with the redesign).
+ * The COMPLETE events of every run that writes a table carry it ({@link withColumnLineage}: the
+ * interactive runs' `withRunLineage` and the Spark and bloom runs' `runs/lineage.ts`).
  */
 import { analyzeQuery, Dialect, generate, init, isInitialized, openLineageColumnLineage, outputColumnsWithSchema, parse, type ColumnUseContext } from '@polyglot-sql/sdk';
 import { DEFAULT_CATALOG } from '../lake/names.ts';
 import { ownTargetQuery } from '../routing/own-target.ts';
 import { lexSql } from '../sql/lexer.ts';
-import type { SqlDialect, StatementType } from '../sql/types.ts';
+import { SQL_DIALECTS, type SqlDialect, type StatementType } from '../sql/types.ts';
 import { datasetIdentity, type LakeDataset } from './datasets.ts';
 import { facet, PRODUCER } from './facets.ts';
+import type { QueryOutput, QueryRun } from './run-events.ts';
 
 if (!isInitialized()) await init();
 
@@ -202,4 +204,15 @@ export function columnLineageFacet(request: ColumnLineageRequest): ColumnLineage
   }
   const sortedDataset = [...dataset.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
   return facet('columnLineage', { fields, dataset: sortedDataset });
+}
+
+/**
+ * The table a run wrote, with the `columnLineage` facet of its SQL (left as it is when the run's
+ * language is not SQL, a polars script, or the SQL cannot be read for lineage).
+ */
+export function withColumnLineage(run: Pick<QueryRun, 'sql' | 'dialect' | 'inputs'>, output: QueryOutput): QueryOutput {
+  const dialect = SQL_DIALECTS.find((d) => d === run.dialect);
+  if (dialect === undefined) return output;
+  const columnLineage = columnLineageFacet({ sql: run.sql, dialect, inputs: run.inputs, output: output.dataset });
+  return columnLineage ? { ...output, columnLineage } : output;
 }
