@@ -7,8 +7,10 @@
  * start nodes, of column lineage at depth 5, and of search, with the sizes of the answers.
  * Targets: depth 5 ≤ 100 ms, depth 20 ≤ 500 ms, column lineage depth 5 ≤ 100 ms, search ≤ 50 ms.
  *
- * The query side goes through {@link GraphQueries}: today the use cases over the store (with the
- * endpoints' own parameter parsing); once the endpoints exist, an HTTP implementation replaces it.
+ * The query side goes through {@link GraphQueries}: by default the use cases over the store (with
+ * the endpoints' own parameter parsing); with `--http`, the endpoints through the local gateway of
+ * a local stack started on the benchmark's home (authorizer, handler, JSON and all), the model
+ * loaded under the stack's demo organization.
  *
  * Options (env): BENCH_EVENTS (200000), BENCH_PIPELINES (250), BENCH_DOMAINS (20), BENCH_REQUESTS
  * (requests per query kind, 100), BENCH_BATCH (events per consumer batch, 1000), BENCH_CONSUMERS
@@ -33,6 +35,7 @@ import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clie
 import { localTableName } from '#composition/config';
 import { LINEAGE_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo } from '../local/dynamo.ts';
+import { startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
 import { machine, quantile } from './bench-util.ts';
 import { seededRandom } from './lineage-data.ts';
 
@@ -42,7 +45,7 @@ const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 20);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
-const ORG = 'bench-lineage-graph-org';
+const BENCH_ORG = 'bench-lineage-graph-org';
 const SOURCES_PER_DOMAIN = 4;
 const COLUMNS = 6;
 
@@ -182,6 +185,21 @@ const storeQueries = (store: LineageModelStore, orgId: string): GraphQueries => 
   search: (p) => searchLineage(store, orgId, parseSearchQuery(p)),
 });
 
+/** The endpoints through a local stack's gateway, as a client sees them. */
+const httpQueries = (baseUrl: string, apiKey: string): GraphQueries => {
+  const get = async <T>(path: string, params: Record<string, string>): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}?${new URLSearchParams(params).toString()}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 200)}`);
+    return JSON.parse(text) as T;
+  };
+  return {
+    lineage: (p) => get('/api/v1/lineage', p),
+    columnLineage: (p) => get('/api/v1/column-lineage', p),
+    search: (p) => get('/api/v1/search', p),
+  };
+};
+
 // ---------------------------------------------------------------- run
 
 /** Counts the store requests of a document client, by command. */
@@ -229,10 +247,14 @@ console.log(`warehouse: ${DOMAINS} domains, ${pipelines.length} pipelines, ${job
 const keep = process.env.BENCH_HOME;
 const home = keep ?? mkdtempSync(path.join(tmpdir(), 'lakeline-bench-graph-'));
 if (keep) mkdirSync(keep, { recursive: true });
+const HTTP = process.argv.includes('--http');
 const marker = path.join(home, 'bench-graph-loaded.json');
-const signature = JSON.stringify({ EVENTS, PIPELINES, DOMAINS });
-const dynamo = await startLocalDynamo(home);
-const raw = localDynamoClient(dynamo.endpoint);
+// Through HTTP, the stack owns the store and the model belongs to its demo organization.
+const stack: StackProcess | undefined = HTTP ? await startStackProcess(home, 0, { LAKELINE_DEMO_DATA: '0' }) : undefined;
+const dynamo = stack ? undefined : await startLocalDynamo(home);
+const ORG = stack?.orgId ?? BENCH_ORG;
+const signature = JSON.stringify({ EVENTS, PIPELINES, DOMAINS, ORG });
+const raw = localDynamoClient(stack?.dynamodbEndpoint ?? (dynamo as { endpoint: string }).endpoint);
 const doc = createDocumentClient(raw);
 const table = localTableName(LINEAGE_TABLE);
 try {
@@ -281,7 +303,8 @@ try {
   }
 
   const store = new DynamoLineageModelStore(doc, table);
-  const queries = storeQueries(store, ORG);
+  const queries = stack ? httpQueries(stack.baseUrl, stack.apiKey) : storeQueries(store, ORG);
+  console.log(stack ? `queries through the local gateway at ${stack.baseUrl}` : 'queries through the use cases over the store');
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const startNode = (): string => {
     const w = pick(jobs);
@@ -311,6 +334,7 @@ try {
   console.log(`\n${machine()}`);
 } finally {
   raw.destroy();
-  await dynamo.stop();
+  await dynamo?.stop();
+  await stack?.stop();
   if (!keep) rmSync(home, { recursive: true, force: true });
 }
