@@ -49,6 +49,14 @@ export interface FeedConsumerOptions {
   readonly watermarkEveryMs?: number;
   /** Wait before retrying a batch the store refused. @default 1000 */
   readonly retryMs?: number;
+  /**
+   * Events stored per second above which ingestion counts as busy: the consumer then yields, so
+   * a burst at ingestion's maximum is not slowed by the model (it catches up once the burst ends).
+   * @default 100
+   */
+  readonly busyEventsPerSecond?: number;
+  /** The share of the time the consumer works while ingestion is busy (it rests the remainder after each batch). @default 0.2 */
+  readonly busyDutyCycle?: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,7 +70,11 @@ export class LineageFeedConsumer {
   private readonly replayMarginMs: number;
   private readonly watermarkEveryMs: number;
   private readonly retryMs: number;
+  private readonly busyEventsPerSecond: number;
+  private readonly busyDutyCycle: number;
   private readonly now: () => number;
+  /** Events notified per recent instant (the last second's), to tell a burst from a trickle. */
+  private recentlyStored: Array<{ readonly at: number; readonly events: number }> = [];
   private readonly queues = new Map<string, FeedEvent[]>();
   /** Orgs to read from the store after their watermark (on start, or after a queue overflow). */
   private readonly toCatchUp = new Set<string>();
@@ -72,6 +84,8 @@ export class LineageFeedConsumer {
   private running: Promise<void> | undefined;
   private stopped = false;
   private idleWaiters: Array<() => void> = [];
+  /** Ends the current rest early (stopping does not wait out a rest). */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly deps: FeedConsumerDeps,
@@ -82,6 +96,8 @@ export class LineageFeedConsumer {
     this.replayMarginMs = options.replayMarginMs ?? 30_000;
     this.watermarkEveryMs = options.watermarkEveryMs ?? 1_000;
     this.retryMs = options.retryMs ?? 1_000;
+    this.busyEventsPerSecond = options.busyEventsPerSecond ?? 100;
+    this.busyDutyCycle = options.busyDutyCycle ?? 0.2;
     this.now = deps.now ?? Date.now;
   }
 
@@ -91,6 +107,7 @@ export class LineageFeedConsumer {
    */
   notify(orgId: string, events: readonly FeedEvent[]): void {
     if (this.stopped || events.length === 0) return;
+    this.recentlyStored.push({ at: this.now(), events: events.length });
     const queue = this.queues.get(orgId) ?? [];
     queue.push(...events);
     if (queue.length > this.maxQueued) {
@@ -123,8 +140,26 @@ export class LineageFeedConsumer {
   /** Stops after the batch in flight and writes the watermarks decided so far. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wake?.();
     await this.running;
     await this.flushMarks(true);
+  }
+
+  private rest(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Whether more than `busyEventsPerSecond` events were stored in the last second. */
+  private ingestionBusy(): boolean {
+    const since = this.now() - 1_000;
+    this.recentlyStored = this.recentlyStored.filter((r) => r.at >= since);
+    return this.recentlyStored.reduce((sum, r) => sum + r.events, 0) > this.busyEventsPerSecond;
   }
 
   private hasWork(): boolean {
@@ -145,10 +180,14 @@ export class LineageFeedConsumer {
 
   private async pump(): Promise<void> {
     while (!this.stopped && this.hasWork()) {
+      const started = this.now();
       const [org] = this.toCatchUp;
       if (org !== undefined) await this.catchUp(org);
       else await this.applyQueued();
       await this.flushMarks(false);
+      // While ingestion is busy, rest in proportion to the work just done: the model lags the burst
+      // and catches up after it, rather than taking the cores ingestion needs.
+      if (this.ingestionBusy()) await this.rest(((this.now() - started) * (1 - this.busyDutyCycle)) / this.busyDutyCycle);
     }
     await this.flushMarks(true);
   }
