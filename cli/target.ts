@@ -126,9 +126,8 @@ export interface StackTables {
   readonly orgsTable: string;
   readonly keysTable: string;
   readonly sessionSecretArn: string;
-  readonly eventsTable: string;
-  readonly lineageTable: string;
-  readonly blobBucket: string;
+  /** The tables and bucket `lineage rebuild` reads (stacks deployed before issue 14 have no Lineage table). */
+  readonly lineage?: { readonly eventsTable: string; readonly lineageTable: string; readonly blobBucket: string };
   /** The lake writer function (stacks deployed before the lake construct have none). */
   readonly lakeWriterFunction?: string;
 }
@@ -163,10 +162,10 @@ export const readStackOutputs = async (cloudFormation: CloudFormationClient, sta
     orgsTable: need(tableOutputName(ORGS_TABLE)),
     keysTable: need(tableOutputName(KEYS_TABLE)),
     sessionSecretArn: need(STACK_OUTPUTS.sessionSecretArn),
-    eventsTable: need(tableOutputName(EVENTS_TABLE)),
-    lineageTable: need(tableOutputName(LINEAGE_TABLE)),
-    blobBucket: need(STACK_OUTPUTS.blobBucketName),
     ...(outputs[STACK_OUTPUTS.lakeWriterFunctionName] ? { lakeWriterFunction: outputs[STACK_OUTPUTS.lakeWriterFunctionName] } : {}),
+    ...(outputs[tableOutputName(LINEAGE_TABLE)]
+      ? { lineage: { eventsTable: need(tableOutputName(EVENTS_TABLE)), lineageTable: need(tableOutputName(LINEAGE_TABLE)), blobBucket: need(STACK_OUTPUTS.blobBucketName) } }
+      : {}),
   };
 };
 
@@ -204,10 +203,14 @@ export const openAwsTarget = async (options: AwsTargetOptions): Promise<Target> 
       if (!tables.lakeWriterFunction) throw new TargetError(`stack ${options.stack ?? STACK_NAME} has no output ${STACK_OUTPUTS.lakeWriterFunctionName}; redeploy it with this version`);
       return new LambdaLakeWriter(new LambdaClient({ region, maxAttempts: 3 }), tables.lakeWriterFunction);
     },
-    lineage: () => ({
-      model: new DynamoLineageModelStore(doc, tables.lineageTable),
-      storedEvents: new DynamoStoredEventSource(doc, tables.eventsTable, () => new S3BlobStore(new S3Client({ region, maxAttempts: 3 }), tables.blobBucket)),
-    }),
+    lineage: () => {
+      const names = tables.lineage;
+      if (!names) throw new TargetError(`stack ${options.stack ?? STACK_NAME} has no output ${tableOutputName(LINEAGE_TABLE)}; redeploy it with this version`);
+      return {
+        model: new DynamoLineageModelStore(doc, names.lineageTable),
+        storedEvents: new DynamoStoredEventSource(doc, names.eventsTable, () => new S3BlobStore(new S3Client({ region, maxAttempts: 3 }), names.blobBucket)),
+      };
+    },
     close: async () => client.destroy(),
   };
 };
