@@ -9,8 +9,9 @@
  * COUNT are marked as masking, as the spec's examples do.
  *
  * Lineage must never fail a query: whatever the library cannot read gives no facet (`undefined`).
- * The COMPLETE events of every run that writes a table carry it ({@link withColumnLineage}: the
- * interactive runs' `withRunLineage` and the Spark and bloom runs' `runs/lineage.ts`).
+ * The COMPLETE events of every run that writes a table carry it: interactive runs through
+ * `withRunLineage` ({@link withColumnLineage}), Spark runs from the facet built at submission
+ * (`runs/submit.ts`, kept on the run, so the functions that end runs do not bundle the parser).
  */
 import { analyzeQuery, Dialect, generate, init, isInitialized, openLineageColumnLineage, outputColumnsWithSchema, parse, type ColumnUseContext } from '@polyglot-sql/sdk';
 import { DEFAULT_CATALOG } from '../lake/names.ts';

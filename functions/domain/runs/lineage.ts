@@ -2,12 +2,11 @@
  * @module runs/lineage
  * The OpenLineage events of a run, built with lineage capture (`domain/lineage-capture`), the
  * same builders the routed and legacy endpoints use: START when the run is submitted, then
- * COMPLETE (with the output table, its statistics and its column lineage), FAIL (with the error) or ABORT. The job is
+ * COMPLETE (with the output table, its statistics and the column lineage built at submission), FAIL (with the error) or ABORT. The job is
  * the caller's `{namespace, name}`, so every run of one job is one job in the events listing.
  * Lineage never decides a run's fate: an event that cannot be recorded is logged and skipped.
  */
 import type { Catalog, LakeStorage } from '../lake/ports.ts';
-import { withColumnLineage } from '../lineage-capture/column-lineage.ts';
 import { completeEvent, failEvent, startEvent, type QueryOutput, type QueryRun } from '../lineage-capture/run-events.ts';
 import type { LineageSink } from '../lineage-capture/ports.ts';
 import { recordEvent } from '../lineage-capture/record.ts';
@@ -60,7 +59,8 @@ export const recordEnd = async (deps: RunLineageDeps, run: Run, at: Date, engine
   const query = queryRunOf(run, engineVersion);
   if (run.state === 'COMPLETE') {
     const output = await outputOf(deps, run);
-    return record(deps, run, completeEvent(query, at, output && withColumnLineage(query, output)));
+    const columnLineage = run.lineage.columnLineageJson === undefined ? undefined : (JSON.parse(run.lineage.columnLineageJson) as QueryOutput['columnLineage']);
+    return record(deps, run, completeEvent(query, at, output && columnLineage ? { ...output, columnLineage } : output));
   }
   if (run.state === 'FAIL') return record(deps, run, failEvent(query, at, run.error ?? 'the run failed'));
   // Lineage capture builds START/COMPLETE/FAIL; ABORT is START's shape with its own event type.
