@@ -7,6 +7,7 @@
 import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SESSION_COOKIE, verifySessionToken } from '#domain/auth/session';
 import { NotFoundError } from '#domain/errors';
 import { checkIdentifier } from '#domain/lake/names';
+import { rebuildLineageModel } from '#domain/lineage-graph/rebuild';
 import { createKey, createOrg, createSession, describeKey, listKeys, revokeKey, updateOrg } from '#domain/orgs/manage';
 import { KEY_CACHE_TTL_MS } from '#domain/auth/authorize';
 import { PLAN_NAMES, type PlanName } from '#domain/orgs/plans';
@@ -168,6 +169,23 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
         json: { orgId, namespace: ns, scale: sf, tables, seconds },
         text: [`Loaded TPC-H SF ${sf} into ${ns} for organization ${orgId} in ${seconds.toFixed(1)} s:`, ...Object.entries(tables).map(([t, rows]) => `  ${ns}.${t}  ${rows} rows`)].join('\n'),
       };
+    };
+  },
+
+  'lineage rebuild': (args) => async (target) => {
+    const asked = str(args, 'org');
+    if (asked && !(await target.orgs.get(asked))) throw new NotFoundError(`organization ${asked} does not exist`);
+    const orgIds = asked ? [asked] : (await target.orgs.list()).map((org) => org.orgId);
+    const { model, storedEvents } = target.lineage();
+    const rebuilt = [];
+    for (const orgId of orgIds) {
+      const started = Date.now();
+      const summary = await rebuildLineageModel(model, storedEvents, orgId);
+      rebuilt.push({ orgId, events: summary.events, generation: summary.generation, seconds: (Date.now() - started) / 1000 });
+    }
+    return {
+      json: rebuilt,
+      text: rebuilt.map((r) => `Rebuilt the lineage graph of organization ${r.orgId} from ${r.events} events in ${r.seconds.toFixed(1)} s.`).join('\n') || 'No organizations.',
     };
   },
 

@@ -16,7 +16,7 @@ export interface OptionSpec {
 
 /** A command such as `orgs create`. */
 export interface CommandSpec {
-  readonly group: 'orgs' | 'keys' | 'sessions' | 'demo';
+  readonly group: 'orgs' | 'keys' | 'sessions' | 'demo' | 'lineage';
   readonly action: string;
   readonly summary: string;
   /** Positional arguments after the action, all required. */
@@ -134,10 +134,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     examples: ['lakeline demo load --scale 1', 'lakeline demo load --org 2f1c… --namespace tpch_sf01 --scale 0.1'],
   },
+  {
+    group: 'lineage',
+    action: 'rebuild',
+    summary: "Recompute an organization's lineage graph from its stored events (every organization without --org)",
+    positionals: [],
+    options: { org: { type: 'string', value: 'ORG_ID', help: 'organization whose graph to rebuild (default: every organization)' } },
+    examples: ['lakeline lineage rebuild --org 2f1c…', 'lakeline lineage rebuild'],
+  },
 ];
 
 /** The groups, in help order. */
-export const GROUPS = ['orgs', 'keys', 'sessions', 'demo'] as const;
+export const GROUPS = ['orgs', 'keys', 'sessions', 'demo', 'lineage'] as const;
 
 /** Finds a command by group and action. */
 export const findCommand = (group: string, action: string): CommandSpec | undefined =>

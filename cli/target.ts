@@ -10,16 +10,23 @@ import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
+import type { LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
+import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
+import { S3BlobStore } from '#adapters/blob/s3-blob-store';
+import { DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
+import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import { S3Client } from '@aws-sdk/client-s3';
+import path from 'node:path';
 import { LambdaLakeWriter } from '#adapters/aws/lambda-lake-writer';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import type { LakeWriter } from '#domain/lake/ports';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
 import { loadConfig, REPO_ROOT, tableName, type LocalConfig } from '#composition/config';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#composition/env-names';
-import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
+import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo, type LocalDynamo } from '#local/dynamo';
 import { readLocalInfo, sessionSecretFor } from '#local/home';
 import { STACK_NAME, STACK_OUTPUTS, tableOutputName } from '../lib/stack-outputs.ts';
@@ -33,6 +40,8 @@ export interface Target {
   sessionSecret(): Promise<string>;
   /** The lake writer (pyiceberg): a subprocess locally, the stack's Lambda in AWS. */
   lakeWriter(): LakeWriter;
+  /** The lineage read model and the stored events it is derived from (`lakeline lineage rebuild`). */
+  lineage(): { readonly model: LineageModelStore; readonly storedEvents: StoredEventSource };
   /** The organization commands act for when none is given: the local stack's demo org. */
   readonly defaultOrgId?: string;
   /** Releases clients and stops anything the target started. */
@@ -72,7 +81,7 @@ const localConfig = (home: string, endpoint: string): LocalConfig =>
 /** Table names the way the local handlers compute them (same config code, same env overrides). */
 const localTableNames = (home: string, endpoint: string) => {
   const config = localConfig(home, endpoint);
-  return { orgs: tableName(config, ORGS_TABLE), keys: tableName(config, KEYS_TABLE) };
+  return { orgs: tableName(config, ORGS_TABLE), keys: tableName(config, KEYS_TABLE), events: tableName(config, EVENTS_TABLE), lineage: tableName(config, LINEAGE_TABLE) };
 };
 
 /** Opens the local profile's stores for a home directory. */
@@ -100,6 +109,10 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
     keys: new DynamoKeyStore(doc, names.keys),
     sessionSecret: async () => sessionSecretFor(home),
     lakeWriter: () => new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, home),
+    lineage: () => ({
+      model: new DynamoLineageModelStore(doc, names.lineage),
+      storedEvents: new DynamoStoredEventSource(doc, names.events, () => new DirectoryBlobStore(path.join(home, 'blobs'))),
+    }),
     ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {
       client.destroy();
@@ -113,6 +126,8 @@ export interface StackTables {
   readonly orgsTable: string;
   readonly keysTable: string;
   readonly sessionSecretArn: string;
+  /** The tables and bucket `lineage rebuild` reads (stacks deployed before issue 14 have no Lineage table). */
+  readonly lineage?: { readonly eventsTable: string; readonly lineageTable: string; readonly blobBucket: string };
   /** The lake writer function (stacks deployed before the lake construct have none). */
   readonly lakeWriterFunction?: string;
 }
@@ -148,6 +163,9 @@ export const readStackOutputs = async (cloudFormation: CloudFormationClient, sta
     keysTable: need(tableOutputName(KEYS_TABLE)),
     sessionSecretArn: need(STACK_OUTPUTS.sessionSecretArn),
     ...(outputs[STACK_OUTPUTS.lakeWriterFunctionName] ? { lakeWriterFunction: outputs[STACK_OUTPUTS.lakeWriterFunctionName] } : {}),
+    ...(outputs[tableOutputName(LINEAGE_TABLE)]
+      ? { lineage: { eventsTable: need(tableOutputName(EVENTS_TABLE)), lineageTable: need(tableOutputName(LINEAGE_TABLE)), blobBucket: need(STACK_OUTPUTS.blobBucketName) } }
+      : {}),
   };
 };
 
@@ -184,6 +202,14 @@ export const openAwsTarget = async (options: AwsTargetOptions): Promise<Target> 
     lakeWriter: () => {
       if (!tables.lakeWriterFunction) throw new TargetError(`stack ${options.stack ?? STACK_NAME} has no output ${STACK_OUTPUTS.lakeWriterFunctionName}; redeploy it with this version`);
       return new LambdaLakeWriter(new LambdaClient({ region, maxAttempts: 3 }), tables.lakeWriterFunction);
+    },
+    lineage: () => {
+      const names = tables.lineage;
+      if (!names) throw new TargetError(`stack ${options.stack ?? STACK_NAME} has no output ${tableOutputName(LINEAGE_TABLE)}; redeploy it with this version`);
+      return {
+        model: new DynamoLineageModelStore(doc, names.lineageTable),
+        storedEvents: new DynamoStoredEventSource(doc, names.eventsTable, () => new S3BlobStore(new S3Client({ region, maxAttempts: 3 }), names.blobBucket)),
+      };
     },
     close: async () => client.destroy(),
   };

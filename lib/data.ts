@@ -78,7 +78,7 @@ export interface DefinedTableProps {
 
 /**
  * One DynamoDB table built from a {@link TableDefinition}: on-demand, point-in-time recovery,
- * AWS-managed encryption, the definition's TTL attribute and GSIs.
+ * AWS-managed encryption, the definition's TTL attribute, GSIs and stream.
  */
 export class DefinedTable extends dynamodb.Table implements IDefinedTable {
   public readonly definition: TableDefinition;
@@ -95,6 +95,7 @@ export class DefinedTable extends dynamodb.Table implements IDefinedTable {
       // would need grants in every function. The AWS-managed key sits between the two.
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       ...(def.ttlAttribute ? { timeToLiveAttribute: def.ttlAttribute } : {}),
+      ...(def.stream === 'NEW_IMAGE' ? { stream: dynamodb.StreamViewType.NEW_IMAGE } : {}),
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });

@@ -11,6 +11,7 @@ import { LakelineBloom, type LakelineBloomProps } from './bloom.ts';
 import { LakelineConsole, type LakelineConsoleProps } from './console.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
+import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
 import { SandboxNetwork, type SandboxNetworkProps } from './sandbox-network.ts';
@@ -40,6 +41,8 @@ export interface LakelineStackProps extends StackProps {
   readonly sandboxNetwork?: Omit<SandboxNetworkProps, 'bucket'>;
   /** Passed to {@link LakelineBloom} (everything but the constructs it wires). @default - its defaults */
   readonly bloom?: Omit<LakelineBloomProps, 'warehouse' | 'functions'>;
+  /** Passed to {@link LakelineLineageGraph} (everything but the data). @default - its defaults */
+  readonly lineageGraph?: Omit<LakelineLineageGraphProps, 'data'>;
   /** Passed to {@link LakelineConsole} (everything but the constructs it wires). @default - its defaults */
   readonly console?: Omit<LakelineConsoleProps, 'api' | 'accessLogBucket'>;
 }
@@ -56,11 +59,13 @@ export class LakelineStack extends Stack {
   public readonly polarsFargate: LakelinePolarsFargate;
   public readonly bloom: LakelineBloom;
   public readonly console: LakelineConsole;
+  public readonly lineageGraph: LakelineLineageGraph;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
     this.data = new LakelineData(this, 'Data', props.data);
     this.api = new LakelineApi(this, 'Api', { ...props.api, data: this.data });
+    this.lineageGraph = new LakelineLineageGraph(this, 'LineageGraph', { ...props.lineageGraph, data: this.data });
     this.warehouse = new LakelineWarehouse(this, 'Warehouse', { ...props.warehouse, accessLogBucket: this.data.accessLogBucket });
     this.lake = new LakelineLake(this, 'Lake', {
       ...props.lake,

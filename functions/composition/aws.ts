@@ -30,12 +30,14 @@ import { DuckDBQueryEngine, hostCapacity, type DuckDBEngineOptions } from '#adap
 import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
 import { s3SecretStatements } from '#adapters/duckdb/s3-secret';
 import { awsDynamoClient, createDocumentClient } from '#adapters/dynamodb/clients';
+import { DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
+import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
-import { EVENTS_TABLE, KEYS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { tableName, type AwsConfig } from './config.ts';
 import {
   BLOB_BUCKET_ENV,
@@ -55,7 +57,7 @@ import {
   WAREHOUSE_URI_ENV,
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
-import type { BloomPorts, LakePorts, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import type { BloomPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
 const bound = (value: string | undefined, variable: string): string => {
@@ -70,9 +72,12 @@ const lambda = /* @__PURE__ */ lazily(() => new LambdaClient({}));
 const emr = /* @__PURE__ */ lazily(() => new EMRServerlessClient({}));
 const documents = /* @__PURE__ */ lazily(() => createDocumentClient(awsDynamoClient()));
 
-/** Orgs, keys, sessions and events on DynamoDB; large event bodies in the blob bucket. */
-export const platform = (config: AwsConfig): PlatformPorts => {
-  const blobs = lazily(() => new S3BlobStore(s3(), bound(config.blobBucket, BLOB_BUCKET_ENV)));
+/** The blob bucket of large event bodies (one per function). */
+const eventBlobs = (config: AwsConfig) => lazily(() => new S3BlobStore(s3(), bound(config.blobBucket, BLOB_BUCKET_ENV)));
+
+/** Orgs, keys, sessions and events on DynamoDB; large event bodies in the blob bucket. The events table's stream feeds the lineage model, so no hook is called. */
+export const platform = (config: AwsConfig, _hooks: PlatformHooks): PlatformPorts => {
+  const blobs = eventBlobs(config);
   const events = lazily(() => new DynamoEventStore(documents(), tableName(config, EVENTS_TABLE), blobs));
   return builtOnFirstUse<PlatformPorts>({
     orgs: () => new DynamoOrgStore(documents(), tableName(config, ORGS_TABLE)),
@@ -85,6 +90,17 @@ export const platform = (config: AwsConfig): PlatformPorts => {
         if (!out.SecretString) throw new Error('configuration: the session secret is empty');
         return out.SecretString;
       }),
+  });
+};
+
+/** The lineage read model on DynamoDB; its consumer is the stream's Lambda (`handlers/lineage-model-consumer.ts`). */
+export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts): LineageGraphPorts => {
+  const blobs = eventBlobs(config);
+  return builtOnFirstUse<LineageGraphPorts>({
+    model: () => new DynamoLineageModelStore(documents(), tableName(config, LINEAGE_TABLE)),
+    storedEvents: () => new DynamoStoredEventSource(documents(), tableName(config, EVENTS_TABLE), blobs),
+    blobs,
+    consumer: () => undefined,
   });
 };
 

@@ -19,7 +19,7 @@ import { logger } from '#shared/observability';
 import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
-import type { AwsRoot, BloomPorts, LakePorts, LocalRoot, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
+import type { AwsRoot, BloomPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
 import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
 
 // Compile-time only: each profile's module exports a builder for every group.
@@ -37,8 +37,26 @@ const byProfile =
     return current.profile === 'aws' ? forAws(current) : forLocal(current);
   };
 
+/** Locally, newly stored events go to the lineage model's in-process consumer; in AWS the table's stream feeds a Lambda. */
+const localPlatformHooks: PlatformHooks = {
+  onEventsStored: (orgId, events) => lineageGraph().consumer?.notify(orgId, events),
+};
+const awsPlatformHooks: PlatformHooks = { onEventsStored: () => undefined };
+
 /** Orgs, keys, sessions, lineage events. */
-export const platform = /* @__PURE__ */ lazily((): PlatformPorts => byProfile(aws.platform, local.platform)());
+export const platform = /* @__PURE__ */ lazily((): PlatformPorts =>
+  byProfile(
+    (c) => aws.platform(c, awsPlatformHooks),
+    (c) => local.platform(c, localPlatformHooks),
+  )(),
+);
+/** The lineage read model (and, locally, its consumer). */
+export const lineageGraph = /* @__PURE__ */ lazily((): LineageGraphPorts =>
+  byProfile(
+    (c) => aws.lineageGraph(c, platform),
+    (c) => local.lineageGraph(c, platform),
+  )(),
+);
 /** The Iceberg lake and DuckDB. */
 export const lake = /* @__PURE__ */ lazily((): LakePorts => byProfile(aws.lake, local.lake)());
 /** The run store and the Spark engine (whose local runs report into the run use cases). */

@@ -12,8 +12,11 @@ import { DuckDBQueryEngine } from '#adapters/duckdb/engine';
 import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
 import { TempDirectoryScratch } from '#adapters/duckdb/result-scratch';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { DynamoEventFeed, DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
+import { DynamoFeedWatermarks } from '#adapters/dynamodb/lineage-feed-watermarks';
+import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
@@ -26,12 +29,13 @@ import { findTrinoJava } from '#adapters/trino/java';
 import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
 import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
+import { LineageFeedConsumer, notifyingEventStore } from '#domain/lineage-graph/feed-consumer';
 import { logger } from '#shared/observability';
-import { EVENTS_TABLE, KEYS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
-import type { BloomAvailability, BloomPorts, LakePorts, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import type { BloomAvailability, BloomPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One document client per local store endpoint, shared by the groups. */
 const documentsAt = /* @__PURE__ */ lazily(() => new Map<string, ReturnType<typeof createDocumentClient>>());
@@ -42,9 +46,18 @@ const documents = (config: LocalConfig) => {
   return client;
 };
 
-/** Orgs, keys, sessions and events on the local DynamoDB; large event bodies in `<home>/blobs`. */
-export const platform = (config: LocalConfig): PlatformPorts => {
-  const events = lazily(() => new DynamoEventStore(documents(config), tableName(config, EVENTS_TABLE), () => new DirectoryBlobStore(path.join(config.home, 'blobs'))));
+/** Large event bodies in `<home>/blobs`. */
+const eventBlobs = (config: LocalConfig) => lazily(() => new DirectoryBlobStore(path.join(config.home, 'blobs')));
+
+/**
+ * Orgs, keys, sessions and events on the local DynamoDB; large event bodies in `<home>/blobs`.
+ * Events are written with the feed's receipt keys, and each newly stored event is handed to the
+ * in-process lineage consumer once its write committed (`hooks`).
+ */
+export const platform = (config: LocalConfig, hooks: PlatformHooks): PlatformPorts => {
+  const events = lazily(() =>
+    notifyingEventStore(new DynamoEventStore(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config), { feed: true }), hooks.onEventsStored),
+  );
   return builtOnFirstUse<PlatformPorts>({
     orgs: () => new DynamoOrgStore(documents(config), tableName(config, ORGS_TABLE)),
     keys: () => new DynamoKeyStore(documents(config), tableName(config, KEYS_TABLE)),
@@ -54,6 +67,28 @@ export const platform = (config: LocalConfig): PlatformPorts => {
       if (!config.sessionSecret) throw new Error(`configuration: ${SESSION_SECRET_ENV} is not set (the local stack sets it)`);
       return config.sessionSecret;
     },
+  });
+};
+
+/**
+ * The lineage read model on the local DynamoDB, maintained by the in-process consumer of the local
+ * feed (the Events table's receipt index and a watermark per org; ADR 0031).
+ */
+export const lineageGraph = (config: LocalConfig, platform: () => PlatformPorts): LineageGraphPorts => {
+  const model = lazily(() => new DynamoLineageModelStore(documents(config), tableName(config, LINEAGE_TABLE)));
+  const blobs = eventBlobs(config);
+  return builtOnFirstUse<LineageGraphPorts>({
+    model,
+    storedEvents: () => new DynamoStoredEventSource(documents(config), tableName(config, EVENTS_TABLE), blobs),
+    blobs,
+    consumer: () =>
+      new LineageFeedConsumer({
+        store: model(),
+        feed: new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), blobs),
+        watermarks: new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE)),
+        orgIds: async () => (await platform().orgs.list()).map((org) => org.orgId),
+        warn: (message, fields) => logger.warn(message, fields),
+      }),
   });
 };
 

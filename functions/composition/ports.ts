@@ -8,7 +8,9 @@
 import type { DuckDBQueryEngine } from '#adapters/duckdb/engine';
 import type { BloomEngine } from '#domain/bloom/ports';
 import type { Catalog, LakeStorage, LakeWriter, ScratchSpace } from '#domain/lake/ports';
-import type { EventStore } from '#domain/lineage/ports';
+import type { BlobStore, EventStore } from '#domain/lineage/ports';
+import type { LineageFeedConsumer } from '#domain/lineage-graph/feed-consumer';
+import type { FeedEvent, LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
 import type { CatalogKind } from '#domain/lineage-capture/datasets';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
@@ -26,6 +28,23 @@ export interface PlatformPorts {
   readonly lineage: LineageSink;
   /** The key that signs session cookies (Secrets Manager in AWS, read once; the local stack's own). */
   sessionSecret(): Promise<string>;
+}
+
+/** What the platform tells others (the local profile's lineage feed); AWS reports through the table's stream instead. */
+export interface PlatformHooks {
+  /** Events the store newly stored, once the write committed; must return at once. */
+  readonly onEventsStored: (orgId: string, events: readonly FeedEvent[]) => void;
+}
+
+/** The lineage read model: its store, the stored events it is derived from, and (locally) its consumer. */
+export interface LineageGraphPorts {
+  readonly model: LineageModelStore;
+  /** Every stored event of an org, for a rebuild. */
+  readonly storedEvents: StoredEventSource;
+  /** Where large event bodies live (the stream consumer reads them). */
+  readonly blobs: BlobStore;
+  /** The in-process consumer of the local feed; `undefined` in AWS (a Lambda reads the stream). */
+  readonly consumer: LineageFeedConsumer | undefined;
 }
 
 /** The Iceberg lake: catalog, table files, the lake writer and the in-process DuckDB. */
@@ -88,6 +107,7 @@ export interface Ports {
   readonly spark: SparkPorts;
   readonly polars: PolarsPorts;
   readonly bloom: BloomPorts;
+  readonly lineageGraph: LineageGraphPorts;
 }
 
 /**
@@ -95,11 +115,12 @@ export interface Ports {
  * object, so a bundle keeps only the builders its handler reaches).
  */
 export interface ProfileRoot<C> {
-  platform(config: C): PlatformPorts;
+  platform(config: C, hooks: PlatformHooks): PlatformPorts;
   lake(config: C): LakePorts;
   spark(config: C, hooks: SparkHooks): SparkPorts;
   polars(config: C): PolarsPorts;
   bloom(config: C): BloomPorts;
+  lineageGraph(config: C, platform: () => PlatformPorts): LineageGraphPorts;
 }
 
 /** The profile roots' shapes, checked at compile time only. */

@@ -19,10 +19,32 @@ import type { LegacyQueryResponse as LegacyAnswer } from '#domain/query/legacy-q
 import type { UnifiedQueryResponse as RoutedAnswer } from '#domain/query/response';
 import type { RunAnswer } from '#domain/runs/read';
 import type { SparkQueryAnswer } from '#domain/runs/submit';
+import type { ColumnLineageQuery as ColumnLineageRequest } from '#domain/lineage-graph/column-lineage';
+import type { LineageGraphQuery } from '#domain/lineage-graph/graph';
+import { parseColumnLineageQuery, parseLineageQuery, parsePage, parseSearchQuery } from '#domain/lineage-graph/params';
+import type { Page } from '#domain/lineage-graph/ports';
+import type { SearchQuery as SearchRequest } from '#domain/lineage-graph/search';
 import type { JsonBody, JsonText } from './request.ts';
 import type { RouteDefinition, RouteId } from './routes.ts';
 import { ErrorBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
 import { BatchFailure, BatchResponse, EventsQuery, LineageAccepted, StoredLineageEvent } from './schemas/lineage.ts';
+import {
+  ColumnLineage,
+  ColumnLineageQuery,
+  Dataset,
+  Datasets,
+  DatasetVersions,
+  JobRuns,
+  Lineage,
+  LineageJob,
+  LineageJobs,
+  LineageQuery,
+  LineageRun,
+  Namespaces,
+  PageQuery,
+  SearchQuery,
+  SearchResults,
+} from './schemas/lineage-graph.ts';
 import { OPENLINEAGE_EVENT_REF } from './schemas/openlineage-openapi.ts';
 import { parsePolarsRequest, type PolarsRequestBody } from './schemas/polars.ts';
 import {
@@ -184,6 +206,113 @@ export const GetTable: RouteContract<undefined, RawParams, z.infer<typeof TableD
   errors: [400, 404],
 };
 
+/** A namespace or a name in one path segment: anything, URL-encoded (`postgres%3A%2F%2Fdb`, `public%2Forders`). */
+const LINEAGE_NAME = z.string().min(1).openapi({ description: 'a namespace or a name, URL-encoded (`/` as %2F, `:` as %3A)' });
+const pageQuery = { schema: PageQuery, parse: (params: RawParams) => parsePage(params) };
+
+/** `GET /api/v1/lineage` (the same path as the POST that records an event). */
+export const GetLineage: RouteContract<undefined, LineageGraphQuery, z.infer<typeof Lineage>> = {
+  id: 'GetLineage',
+  summary: "The lineage graph around a job or dataset, as Marquez answers it (plus direction, asOf and a run's graph)",
+  query: { schema: LineageQuery, parse: parseLineageQuery },
+  response: Lineage,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/column-lineage`. */
+export const GetColumnLineage: RouteContract<undefined, ColumnLineageRequest, z.infer<typeof ColumnLineage>> = {
+  id: 'GetColumnLineage',
+  summary: 'Column lineage of a dataset or one of its fields',
+  query: { schema: ColumnLineageQuery, parse: parseColumnLineageQuery },
+  response: ColumnLineage,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/namespaces`. */
+export const ListNamespaces: RouteContract<undefined, Page, z.infer<typeof Namespaces>> = {
+  id: 'ListNamespaces',
+  summary: 'Lineage namespaces, by name',
+  query: pageQuery,
+  response: Namespaces,
+  errors: [400],
+};
+
+/** `GET /api/v1/namespaces/{namespace}/jobs`. */
+export const ListLineageJobs: RouteContract<undefined, Page, z.infer<typeof LineageJobs>> = {
+  id: 'ListLineageJobs',
+  summary: "A namespace's jobs, by name",
+  query: pageQuery,
+  params: { namespace: LINEAGE_NAME },
+  response: LineageJobs,
+  errors: [400],
+};
+
+/** `GET /api/v1/namespaces/{namespace}/jobs/{job}`. */
+export const GetLineageJob: RouteContract<undefined, RawParams, z.infer<typeof LineageJob>> = {
+  id: 'GetLineageJob',
+  summary: 'A job: its latest run, current inputs and outputs, facets',
+  params: { namespace: LINEAGE_NAME, job: LINEAGE_NAME },
+  response: LineageJob,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/namespaces/{namespace}/jobs/{job}/runs`. */
+export const ListLineageJobRuns: RouteContract<undefined, Page, z.infer<typeof JobRuns>> = {
+  id: 'ListLineageJobRuns',
+  summary: "A job's runs, newest first",
+  query: pageQuery,
+  params: { namespace: LINEAGE_NAME, job: LINEAGE_NAME },
+  response: JobRuns,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/namespaces/{namespace}/datasets`. */
+export const ListLineageDatasets: RouteContract<undefined, Page, z.infer<typeof Datasets>> = {
+  id: 'ListLineageDatasets',
+  summary: "A namespace's datasets, by name",
+  query: pageQuery,
+  params: { namespace: LINEAGE_NAME },
+  response: Datasets,
+  errors: [400],
+};
+
+/** `GET /api/v1/namespaces/{namespace}/datasets/{dataset}`. */
+export const GetLineageDataset: RouteContract<undefined, RawParams, z.infer<typeof Dataset>> = {
+  id: 'GetLineageDataset',
+  summary: 'A dataset: fields, facets, last modified, producing job (found by any of its names)',
+  params: { namespace: LINEAGE_NAME, dataset: LINEAGE_NAME },
+  response: Dataset,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/namespaces/{namespace}/datasets/{dataset}/versions`. */
+export const ListLineageDatasetVersions: RouteContract<undefined, Page, z.infer<typeof DatasetVersions>> = {
+  id: 'ListLineageDatasetVersions',
+  summary: "A dataset's versions (one per run that wrote it), newest first",
+  query: pageQuery,
+  params: { namespace: LINEAGE_NAME, dataset: LINEAGE_NAME },
+  response: DatasetVersions,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/lineage-runs/{runId}` (`/api/v1/runs/{run_id}` is the query runs' endpoint). */
+export const GetLineageRun: RouteContract<undefined, RawParams, z.infer<typeof LineageRun>> = {
+  id: 'GetLineageRun',
+  summary: 'A lineage run: its events merged, parent, children, facets',
+  params: { runId: z.string().openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
+  response: LineageRun,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/search`. */
+export const SearchLineage: RouteContract<undefined, SearchRequest, z.infer<typeof SearchResults>> = {
+  id: 'SearchLineage',
+  summary: 'Jobs and datasets whose name (or symlink alias) contains q',
+  query: { schema: SearchQuery, parse: parseSearchQuery },
+  response: SearchResults,
+  errors: [400],
+};
+
 /** `GET /openapi.json`. */
 export const GetOpenApi: RouteContract<undefined, RawParams, Record<string, unknown>> = {
   id: 'GetOpenApi',
@@ -205,6 +334,17 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   PostRunAbort,
   ListTables,
   GetTable,
+  GetLineage,
+  GetColumnLineage,
+  ListNamespaces,
+  ListLineageJobs,
+  GetLineageJob,
+  ListLineageJobRuns,
+  ListLineageDatasets,
+  GetLineageDataset,
+  ListLineageDatasetVersions,
+  GetLineageRun,
+  SearchLineage,
   GetOpenApi,
 };
 

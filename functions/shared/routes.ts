@@ -5,7 +5,7 @@
  * both read this table, so a route exists in both profiles or in neither. What each route accepts
  * and answers is its contract, under the same id (`contracts.ts`).
  */
-import { EVENTS_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
+import { EVENTS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
 
 /** How a route authenticates callers. */
 export type RouteAuth =
@@ -38,6 +38,17 @@ export type RouteId =
   | 'PostRunAbort'
   | 'ListTables'
   | 'GetTable'
+  | 'GetLineage'
+  | 'GetColumnLineage'
+  | 'ListNamespaces'
+  | 'ListLineageJobs'
+  | 'GetLineageJob'
+  | 'ListLineageJobRuns'
+  | 'ListLineageDatasets'
+  | 'GetLineageDataset'
+  | 'ListLineageDatasetVersions'
+  | 'GetLineageRun'
+  | 'SearchLineage'
   | 'GetOpenApi';
 
 /** One endpoint. */
@@ -83,6 +94,29 @@ export interface RouteDefinition {
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
+
+/**
+ * The lineage graph's read endpoints (Marquez's paths): each reads the Lineage table only
+ * (ADR 0031); names with `/` or `:` travel URL-encoded in one path segment.
+ */
+function lineageGraphRoutes(): RouteDefinition[] {
+  const read = (id: RouteId, path: string, handler: string): RouteDefinition => ({ id, method: 'GET', path, handler, auth: 'key', errorStyle: 'plain', tables: [{ table: LINEAGE_TABLE, access: 'RO' }] });
+  const job = '/api/v1/namespaces/{namespace}/jobs/{job}';
+  const dataset = '/api/v1/namespaces/{namespace}/datasets/{dataset}';
+  return [
+    read('GetLineage', '/api/v1/lineage', 'get-lineage'),
+    read('GetColumnLineage', '/api/v1/column-lineage', 'get-column-lineage'),
+    read('ListNamespaces', '/api/v1/namespaces', 'list-namespaces'),
+    read('ListLineageJobs', '/api/v1/namespaces/{namespace}/jobs', 'list-lineage-jobs'),
+    read('GetLineageJob', job, 'get-lineage-job'),
+    read('ListLineageJobRuns', `${job}/runs`, 'list-lineage-job-runs'),
+    read('ListLineageDatasets', '/api/v1/namespaces/{namespace}/datasets', 'list-lineage-datasets'),
+    read('GetLineageDataset', dataset, 'get-lineage-dataset'),
+    read('ListLineageDatasetVersions', `${dataset}/versions`, 'list-lineage-dataset-versions'),
+    read('GetLineageRun', '/api/v1/lineage-runs/{runId}', 'get-lineage-run'),
+    read('SearchLineage', '/api/v1/search', 'search-lineage'),
+  ];
+}
 
 /** Every route of the API. */
 export const ROUTES: readonly RouteDefinition[] = [
@@ -219,6 +253,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     tables: [],
     lake: 'read',
   },
+  ...lineageGraphRoutes(),
   {
     id: 'GetOpenApi',
     method: 'GET',

@@ -33,6 +33,8 @@ export interface TableDefinition {
   readonly ttlAttribute?: string;
   /** Environment variable carrying the deployed table name into functions. */
   readonly envName: string;
+  /** A DynamoDB stream of the table's changes, and what its records carry (AWS only: dynalite has no streams). */
+  readonly stream?: 'NEW_IMAGE';
 }
 
 /** Organizations: plan, payment method, credit limit and metered usage. */
@@ -107,8 +109,19 @@ export const EVENTS_TABLE: TableDefinition = {
       sortKey: { name: 'timeKey', type: 'S' },
       projection: ['eventTime', 'sizeBytes', 'runState', 'jobLc', 'namespaceLc', 'integrationLc', 'runId'],
     },
+    // The local lineage feed (docs/adr/0031-lineage-read-model.md): an org's events in the order
+    // they were stored, read after the feed's watermark when the local consumer starts. Sparse and
+    // written by the local profile only; in AWS the table's stream is the feed and this stays empty.
+    {
+      indexName: 'byReceipt',
+      partitionKey: { name: 'feedKey', type: 'S' },
+      sortKey: { name: 'receivedKey', type: 'S' },
+      projection: 'KEYS_ONLY',
+    },
   ],
   envName: 'LAKELINE_EVENTS_TABLE',
+  // The lineage model's consumer Lambda reads every new event from it (ADR 0031).
+  stream: 'NEW_IMAGE',
 };
 
 /** Runs of every engine (spark, bloom, routed batch runs). */
@@ -127,8 +140,29 @@ export const RUNS_TABLE: TableDefinition = {
   envName: 'LAKELINE_RUNS_TABLE',
 };
 
+/**
+ * The lineage read model (jobs, datasets, runs and their links, per org), derived from the stored
+ * events: single-table design, every key starting with `<orgId>#<generation>#` (see
+ * `adapters/dynamodb/lineage-items.ts` for the item types). The one index serves the per-process
+ * search cache: job and dataset names by shard, ordered by when their searchable fields changed.
+ */
+export const LINEAGE_TABLE: TableDefinition = {
+  id: 'Lineage',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  indexes: [
+    {
+      indexName: 'search',
+      partitionKey: { name: 'gsp', type: 'S' },
+      sortKey: { name: 'gss', type: 'S' },
+      projection: ['st', 'sn', 'sm', 'su', 'sa'],
+    },
+  ],
+  envName: 'LAKELINE_LINEAGE_TABLE',
+};
+
 /** Every table the service uses. */
-export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE];
+export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE, LINEAGE_TABLE];
 
 /** Table access a function needs. */
 export type TableAccess = 'RO' | 'RW';

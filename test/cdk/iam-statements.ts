@@ -27,6 +27,8 @@ export const describeResource = (expr: unknown): string => {
   if (isJson(expr)) {
     const getAtt = expr['Fn::GetAtt'];
     if (Array.isArray(getAtt) && getAtt[1] === 'Arn' && typeof getAtt[0] === 'string') return getAtt[0];
+    // Another attribute's ARN (a table's `StreamArn`): the logical id and the attribute.
+    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string' && typeof getAtt[1] === 'string') return `${getAtt[0]}.${getAtt[1]}`;
     if (typeof expr.Ref === 'string') return expr.Ref;
     const join = expr['Fn::Join'];
     if (Array.isArray(join) && join[0] === '' && Array.isArray(join[1])) {

@@ -191,8 +191,9 @@ describe('routes outside authentication', () => {
 
   // `GET /` is the console's (test/http/console-serving.test.ts); a POST there is still no route.
   it.each([
-    ['DELETE', '/api/v1/lineage', 'POST'],
-    ['GET', '/api/v1/lineage', 'POST'],
+    // GET /api/v1/lineage is the lineage graph; the path serves both.
+    ['DELETE', '/api/v1/lineage', 'GET, POST'],
+    ['PUT', '/api/v1/lineage', 'GET, POST'],
     ['POST', '/openapi.json', 'GET'],
   ])('Should answer %s %s with 405 and Allow: %s, valid key or not', async (method, urlPath, allow) => {
     // Act

@@ -52,7 +52,19 @@ export const JOB_BUCKETS = 2;
 export const NAMESPACE_BUCKETS = SHARD_COUNT;
 
 /** Index names of the Events table (`EVENTS_TABLE`). */
-export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun', byJob: 'byJob', byNamespace: 'byNamespace' } as const;
+export const EVENT_INDEXES = { byTime: 'byTime', bySize: 'bySize', byState: 'byState', byRun: 'byRun', byJob: 'byJob', byNamespace: 'byNamespace', byReceipt: 'byReceipt' } as const;
+
+/** The partition key of an org on the local feed's receipt index. */
+export const feedKey = (orgId: string): string => `${orgId}#feed`;
+
+/**
+ * An event's place in its org's feed: when it was received (fixed width, so it sorts), then its id.
+ * The local consumer's watermark is a value of this form.
+ */
+export const receivedKeyOf = (event: { readonly received_at: string; readonly id: string }): string => `${event.received_at}#${event.id}`;
+
+/** The receipt-index attributes of an event (the local profile writes them; see `EVENTS_TABLE`). */
+const feedAttributes = (orgId: string, event: { readonly received_at: string; readonly id: string }) => ({ feedKey: feedKey(orgId), receivedKey: receivedKeyOf(event) });
 
 /** Attributes the listing reads back in full for a page (never the index-only attributes). */
 export const BODY_ATTRIBUTES = ['pk', 'doc', 'raw', 'rawGz', 'blob', 'sizeBytes'] as const;
@@ -117,8 +129,9 @@ export const blobKey = (orgId: string, eventId: string, rawText: string): string
  * @param orgId - the owning organization
  * @param record - the derived event and its raw text
  * @param compressMinBytes - raw bodies at least this long are gzip-compressed
+ * @param feed - also write the local feed's receipt-index attributes
  */
-export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes = COMPRESS_MIN_BYTES): EncodedEvent {
+export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes = COMPRESS_MIN_BYTES, feed = false): EncodedEvent {
   const { event, rawText } = record;
   const shard = shardOf(event.id);
   const timeKey = `${event.eventTimeKey}#${event.id}`;
@@ -139,6 +152,7 @@ export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes
     // Empty names are left out rather than stored as '': a substring filter cannot match them anyway.
     ...(event.jobNameFolded === '' ? {} : { jobLc: event.jobNameFolded }),
     ...(event.jobNamespaceFolded === '' ? {} : { namespaceLc: event.jobNamespaceFolded }),
+    ...(feed ? feedAttributes(orgId, event) : {}),
   };
   const doc = docJson(event);
   const rawBytes = Buffer.byteLength(rawText, 'utf8');
@@ -150,7 +164,7 @@ export function encodeEvent(orgId: string, record: EventRecord, compressMinBytes
 
 /**
  * An item stored by an earlier layout, with the index attributes of the current one (the job
- * index's `jobKey`, the namespace index's `namespaceKey`); for a local table being rebuilt. The job is read from the derived fields
+ * index's `jobKey`, the namespace index's `namespaceKey`, the local feed's `feedKey` and `receivedKey`); for a local table being rebuilt. The job is read from the derived fields
  * (`doc`, in the item or, for a large event, in its blob).
  *
  * @param blobOf - reads the gzip blob of an item whose body is in the blob store
@@ -166,11 +180,12 @@ export async function withCurrentIndexKeys(
   if (item.timeKey === undefined || hash < 0) return { item };
   const key = blobKeyOf(item);
   const stored = decodeEvent(item, key === undefined ? undefined : await blobOf(key));
-  if (stored.job_name === null || stored.job_namespace === null) return { item };
   const orgId = pk.slice(0, hash);
+  const withFeed = { ...item, ...feedAttributes(orgId, stored) };
+  if (stored.job_name === null || stored.job_namespace === null) return { item: withFeed };
   const namespace = foldForSearch(stored.job_namespace);
   const job = foldForSearch(stored.job_name);
-  return { item: { ...item, ...nameIndexKeys(orgId, stored.id, namespace, job) }, job: { orgId, namespace, job } };
+  return { item: { ...withFeed, ...nameIndexKeys(orgId, stored.id, namespace, job) }, job: { orgId, namespace, job } };
 }
 
 /** Whether an item keeps its body in the blob store. */

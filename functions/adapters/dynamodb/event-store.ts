@@ -29,6 +29,8 @@ export interface DynamoEventStoreOptions {
   readonly compressMinBytes?: number;
   /** BatchWriteItem requests in flight per batch. @default 4 */
   readonly writeConcurrency?: number;
+  /** Write the local lineage feed's receipt-index attributes (the local profile; AWS has the stream). @default false */
+  readonly feed?: boolean;
 }
 
 const CONDITIONAL_CHECK_FAILED = 'ConditionalCheckFailedException';
@@ -38,6 +40,7 @@ const STORE_UNAVAILABLE = 'Server error: the store is unavailable; retry later';
 export class DynamoEventStore implements EventStore {
   private readonly compressMinBytes: number | undefined;
   private readonly writeConcurrency: number;
+  private readonly feed: boolean;
   private readonly names: NameDirectory;
   private readonly continuations = new ListingContinuations();
 
@@ -55,6 +58,7 @@ export class DynamoEventStore implements EventStore {
   ) {
     this.compressMinBytes = options.compressMinBytes;
     this.writeConcurrency = options.writeConcurrency ?? 4;
+    this.feed = options.feed ?? false;
     this.names = new NameDirectory(doc, tableName);
   }
 
@@ -149,7 +153,7 @@ export class DynamoEventStore implements EventStore {
   }
 
   private encode(orgId: string, record: EventRecord): EncodedEvent {
-    return encodeEvent(orgId, record, this.compressMinBytes);
+    return encodeEvent(orgId, record, this.compressMinBytes, this.feed);
   }
 
   /** Writes one encoded event: its blob first (so an item never points at a missing blob), then the item, unless present. */

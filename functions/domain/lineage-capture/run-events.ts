@@ -4,6 +4,7 @@
  * and output statistics) or FAIL (with the error). Every event of a run repeats the job's facets,
  * so each one stands alone in the events listing.
  */
+import type { ColumnLineageFacet } from './column-lineage.ts';
 import { datasetOf, type CatalogKind, type LakeDataset } from './datasets.ts';
 import { facet, LAKELINE_VERSION, PRODUCER, RUN_EVENT_SCHEMA_URL } from './facets.ts';
 
@@ -27,7 +28,15 @@ export interface QueryOutput {
   /** Bytes of data files written. */
   readonly bytes: number;
   readonly fileCount: number;
+  /** How each written column came from the inputs (`column-lineage.ts`), when the SQL could be read for it. */
+  readonly columnLineage?: ColumnLineageFacet;
 }
+
+/** The output dataset entry: its facets, plus the column lineage when known. */
+const outputDataset = (output: QueryOutput, catalogKind: CatalogKind) => {
+  const dataset = datasetOf(output.dataset, catalogKind);
+  return output.columnLineage ? { ...dataset, facets: { ...dataset.facets, columnLineage: output.columnLineage } } : dataset;
+};
 
 const base = (run: QueryRun, eventType: 'START' | 'COMPLETE' | 'FAIL', at: Date, runFacets: Record<string, unknown> = {}) => ({
   eventType,
@@ -61,7 +70,7 @@ export const completeEvent = (run: QueryRun, at: Date, output?: QueryOutput) => 
   outputs: output
     ? [
         {
-          ...datasetOf(output.dataset, run.catalogKind),
+          ...outputDataset(output, run.catalogKind),
           outputFacets: { outputStatistics: facet('outputStatistics', { rowCount: output.rowCount, size: output.bytes, fileCount: output.fileCount }) },
         },
       ]

@@ -2,10 +2,11 @@
  * @module query/run-lineage
  * The lineage of a query run within its request — the routed endpoint's interactive runs and the
  * legacy endpoint — in one place: START alongside the run, then COMPLETE (with the table the run
- * wrote, if any) or FAIL with the message the caller sees. Runs that outlive their request (Spark,
+ * wrote, if any, and its column lineage) or FAIL with the message the caller sees. Runs that outlive their request (Spark,
  * bloom) record the same events through `runs/lineage.ts`, at submission and at their end.
  */
 import { DomainError } from '../errors.ts';
+import { withColumnLineage } from '../lineage-capture/column-lineage.ts';
 import { recordEvent, type RecordDeps } from '../lineage-capture/record.ts';
 import { completeEvent, failEvent, startEvent, type QueryOutput, type QueryRun } from '../lineage-capture/run-events.ts';
 
@@ -44,6 +45,7 @@ export async function withRunLineage<T>(deps: RunLineageDeps, orgId: string, run
     throw failure;
   }
   await started;
-  await recordEvent(deps, orgId, run.runId, completeEvent(run, now(), options.output?.(result)));
+  const output = options.output?.(result);
+  await recordEvent(deps, orgId, run.runId, completeEvent(run, now(), output && withColumnLineage(run, output)));
   return result;
 }

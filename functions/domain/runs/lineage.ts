@@ -2,7 +2,7 @@
  * @module runs/lineage
  * The OpenLineage events of a run, built with lineage capture (`domain/lineage-capture`), the
  * same builders the routed and legacy endpoints use: START when the run is submitted, then
- * COMPLETE (with the output table and its statistics), FAIL (with the error) or ABORT. The job is
+ * COMPLETE (with the output table, its statistics and the column lineage built at submission), FAIL (with the error) or ABORT. The job is
  * the caller's `{namespace, name}`, so every run of one job is one job in the events listing.
  * Lineage never decides a run's fate: an event that cannot be recorded is logged and skipped.
  */
@@ -57,7 +57,11 @@ const outputOf = async (deps: RunLineageDeps, run: Run): Promise<QueryOutput | u
 /** Records the event that ends a run: COMPLETE, FAIL or ABORT, per its state. */
 export const recordEnd = async (deps: RunLineageDeps, run: Run, at: Date, engineVersion?: string): Promise<void> => {
   const query = queryRunOf(run, engineVersion);
-  if (run.state === 'COMPLETE') return record(deps, run, completeEvent(query, at, await outputOf(deps, run)));
+  if (run.state === 'COMPLETE') {
+    const output = await outputOf(deps, run);
+    const columnLineage = run.lineage.columnLineageJson === undefined ? undefined : (JSON.parse(run.lineage.columnLineageJson) as QueryOutput['columnLineage']);
+    return record(deps, run, completeEvent(query, at, output && columnLineage ? { ...output, columnLineage } : output));
+  }
   if (run.state === 'FAIL') return record(deps, run, failEvent(query, at, run.error ?? 'the run failed'));
   // Lineage capture builds START/COMPLETE/FAIL; ABORT is START's shape with its own event type.
   if (run.state === 'ABORT') return record(deps, run, { ...startEvent(query, at), eventType: 'ABORT' });

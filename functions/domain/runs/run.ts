@@ -67,6 +67,11 @@ export interface RunLineage {
   readonly engineVersion: string;
   readonly inputs: readonly LakeDataset[];
   readonly catalogKind: CatalogKind;
+  /**
+   * The `columnLineage` facet of the table the run writes, as JSON: built at submission, where the
+   * SQL parser already is, so the functions that end runs do not carry it (ADR 0002).
+   */
+  readonly columnLineageJson?: string;
 }
 
 /** Timings of a run, in epoch milliseconds, as far as they are known. */

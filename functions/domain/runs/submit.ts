@@ -10,6 +10,7 @@ import { DomainError, ExecutionError, ForbiddenError, UnauthorizedError, Validat
 import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../lake/names.ts';
 import type { CatalogTable } from '../lake/ports.ts';
 import { catalogResolver, loadInputTables, type LoadedTable } from '../lake/query-tables.ts';
+import { columnLineageFacet } from '../lineage-capture/column-lineage.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
 import type { Org } from '../orgs/org.ts';
 import { planOf, requireComputeAccess } from '../orgs/plans.ts';
@@ -94,6 +95,15 @@ export async function submitPlannedSparkRun(deps: RunDeps, planned: PlannedSpark
   return startSparkRun(deps, planned, runId);
 }
 
+/**
+ * The column lineage of the table a Spark run writes, from its SQL (the output's columns are the
+ * query's, named as it names them). None when the SQL cannot be read for lineage.
+ */
+const columnLineageOf = (sql: string, inputs: readonly LoadedTable[], output: TableName): { columnLineageJson?: string } => {
+  const facet = columnLineageFacet({ sql, dialect: 'spark', inputs: inputs.map((t) => t.dataset), output: { table: output, location: '', fields: [] } });
+  return facet ? { columnLineageJson: JSON.stringify(facet) } : {};
+};
+
 /** Records the run (lineage START) and hands it to the engine. */
 const startSparkRun = async (deps: RunDeps, { org, request, inputs }: PlannedSparkRun, runId: string): Promise<Run> => {
   const orgId = org.orgId;
@@ -113,7 +123,13 @@ const startSparkRun = async (deps: RunDeps, { org, request, inputs }: PlannedSpa
     writeMode: request.writeMode,
     ...(request.results ? { results: true } : {}),
     compute,
-    lineage: { dialect: 'spark', engineVersion: deps.engine.version, inputs: inputs.map((t) => t.dataset), catalogKind: catalogKindOf(deps.engine.platform) },
+    lineage: {
+      dialect: 'spark',
+      engineVersion: deps.engine.version,
+      inputs: inputs.map((t) => t.dataset),
+      catalogKind: catalogKindOf(deps.engine.platform),
+      ...columnLineageOf(request.sql, inputs, request.output),
+    },
   };
   await deps.runs.create(run);
   await recordStart(deps, run, deps.now());

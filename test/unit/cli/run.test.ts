@@ -34,7 +34,17 @@ const lakeWriter = (): LakeWriter => ({
 
 const opener: TargetOpener = async () => {
   opened++;
-  const target: Target = { orgs, keys, sessionSecret: async () => SECRET, lakeWriter, close: async () => void closed++ };
+  const target: Target = {
+    orgs,
+    keys,
+    sessionSecret: async () => SECRET,
+    lakeWriter,
+    // The rebuild runs against a real store in test/http/lineage-feed.test.ts.
+    lineage: () => {
+      throw new Error('not used by these tests');
+    },
+    close: async () => void closed++,
+  };
   return target;
 };
 
@@ -276,7 +286,7 @@ describe('lakeline exit statuses', () => {
 
 describe('lakeline help', () => {
   it.each([
-    [['--help'], 'Usage: lakeline <orgs|keys|sessions|demo> <action> [options]'],
+    [['--help'], 'Usage: lakeline <orgs|keys|sessions|demo|lineage> <action> [options]'],
     [['-h'], 'Commands:'],
     [['keys', '--help'], 'Usage: lakeline keys <action> [options]'],
     [['keys', 'create', '--help'], 'Usage: lakeline keys create --org ORG_ID [--name NAME] [global options]'],

@@ -46,6 +46,20 @@ describe('readStackOutputs', () => {
     expect(tables).toEqual({ orgsTable: 'Lakeline-OrgsTable-123', keysTable: 'Lakeline-ApiKeysTable-456', sessionSecretArn: 'arn:aws:secretsmanager:eu-west-1:1:secret:session-abc' });
   });
 
+  it("Should read the tables and bucket of the lineage rebuild when the stack has a Lineage table", async () => {
+    // Prepare
+    const lineage = [
+      { OutputKey: 'EventsTableName', OutputValue: 'Lakeline-EventsTable-1' },
+      { OutputKey: 'LineageTableName', OutputValue: 'Lakeline-LineageTable-2' },
+      { OutputKey: 'BlobBucketName', OutputValue: 'lakeline-blobs-3' },
+    ];
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'Lakeline' }).resolves(stackWith([...OUTPUTS, ...lineage]));
+    // Act
+    const tables = await readStackOutputs(new CloudFormationClient({ region: 'eu-west-1' }), 'Lakeline');
+    // Assess
+    expect(tables.lineage).toEqual({ eventsTable: 'Lakeline-EventsTable-1', lineageTable: 'Lakeline-LineageTable-2', blobBucket: 'lakeline-blobs-3' });
+  });
+
   it('Should say the stack does not exist, where it looked, and what to do', async () => {
     // Prepare
     cloudFormation.on(DescribeStacksCommand).rejects(Object.assign(new Error('Stack with id Nope does not exist'), { name: 'ValidationError' }));

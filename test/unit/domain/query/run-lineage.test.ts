@@ -44,6 +44,21 @@ describe('withRunLineage', () => {
     expect(sink.events.every((e) => e.orgId === 'org-1')).toBe(true);
   });
 
+  it('Should put the column lineage of the SQL on the table a run wrote', async () => {
+    // Prepare: an autosave of a query over one table.
+    const orders = { table: { namespace: 'sales', table: 'orders' }, location: 'file:///wh/sales/orders', fields: [{ name: 'o_id', type: 'long' }, { name: 'o_total', type: 'double' }] };
+    const run: QueryRun = { ...RUN, sql: 'SELECT o_id, o_total * 2 AS doubled FROM sales.orders WHERE o_total > 0', inputs: [orders] };
+    const output = { ...OUTPUT, dataset: { ...OUTPUT.dataset, fields: [{ name: 'o_id', type: 'long' }, { name: 'doubled', type: 'double' }] } };
+    // Act
+    await withRunLineage(deps, 'org-1', run, async () => ({ rows: 3 }), { output: () => output });
+    // Assess
+    const complete = sink.events[1]?.event as { outputs: { facets: { columnLineage: { fields: Record<string, { inputFields: { field: string; transformations: { subtype: string }[] }[] }>; dataset: { field: string }[] } } }[] };
+    const lineage = complete.outputs[0]?.facets.columnLineage;
+    expect(lineage?.fields.o_id?.inputFields.map((f) => [f.field, f.transformations.map((t) => t.subtype)])).toEqual([['o_id', ['IDENTITY']]]);
+    expect(lineage?.fields.doubled?.inputFields.map((f) => [f.field, f.transformations.map((t) => t.subtype)])).toEqual([['o_total', ['TRANSFORMATION']]]);
+    expect(lineage?.dataset.map((f) => f.field)).toEqual(['o_total']);
+  });
+
   it("Should record FAIL with a domain error's message and throw it", async () => {
     // Act
     const act = withRunLineage(deps, 'org-1', RUN, () => Promise.reject(new ValidationError('Binder Error: no column x')));

@@ -1,0 +1,276 @@
+/**
+ * @module lineage-graph/feed-consumer
+ * The consumer as it runs inside one process (the local profile): ingestion hands it each stored
+ * event after the write committed (`notify`, a synchronous enqueue — the request never waits for
+ * the model), and one batch at a time is applied in the background, so the model is fresh within
+ * moments while the consumer takes a bounded share of the machine.
+ *
+ * Nothing is lost when the process dies between an event's write and its model update: per org, a
+ * durable watermark trails the events applied (by {@link FeedConsumerOptions.replayMarginMs}, which
+ * covers requests that stamped their receipt time before an earlier one committed), and on start
+ * the consumer re-applies every event stored after it. Merges are idempotent, so re-applying the
+ * overlap changes nothing. An org whose queue outgrows memory is caught up the same way.
+ */
+import { formatUtcMicros } from '../lineage/event-time.ts';
+import type { EventStore } from '../lineage/ports.ts';
+import { applyEventsToLineageModel } from './apply.ts';
+import type { EventFeed, FeedEvent, FeedWatermarks, LineageModelStore } from './ports.ts';
+
+/** An event's place in its org's feed: its receipt time (fixed width, so marks sort as text), then its id. */
+export const feedMarkOf = (event: { readonly received_at: string; readonly id: string }): string => `${event.received_at}#${event.id}`;
+
+/** The mark `ms` milliseconds before `mark` (below every event stored at or after that instant). */
+export const markBefore = (mark: string, ms: number): string => {
+  const receivedAt = mark.slice(0, mark.indexOf('#'));
+  const micros = BigInt(Date.parse(`${receivedAt.slice(0, 23)}Z`)) * 1000n + BigInt(receivedAt.slice(23, 26) || '0') - BigInt(ms) * 1000n;
+  return `${formatUtcMicros(micros > 0n ? micros : 0n)}#`;
+};
+
+/** What the consumer needs. */
+export interface FeedConsumerDeps {
+  readonly store: LineageModelStore;
+  readonly feed: EventFeed;
+  readonly watermarks: FeedWatermarks;
+  /** Every organization (the ones to catch up on start). */
+  orgIds(): Promise<readonly string[]>;
+  warn(message: string, fields: Record<string, unknown>): void;
+  readonly now?: () => number;
+}
+
+/** Tuning of {@link LineageFeedConsumer}. */
+export interface FeedConsumerOptions {
+  /** Events per applied batch. @default 500 */
+  readonly batchSize?: number;
+  /** Queued events per org past which the queue is dropped and the org caught up from the store. @default 20000 */
+  readonly maxQueued?: number;
+  /** How far the watermark trails the events applied. @default 30000 */
+  readonly replayMarginMs?: number;
+  /** Least time between two watermark writes of an org. @default 1000 */
+  readonly watermarkEveryMs?: number;
+  /** Wait before retrying a batch the store refused. @default 1000 */
+  readonly retryMs?: number;
+  /**
+   * Events stored per second above which ingestion counts as busy: the consumer then yields, so
+   * a burst at ingestion's maximum is not slowed by the model (it catches up once the burst ends).
+   * @default 100
+   */
+  readonly busyEventsPerSecond?: number;
+  /** The share of the time the consumer works while ingestion is busy (it rests the remainder after each batch). @default 0.2 */
+  readonly busyDutyCycle?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const minMark = (events: readonly FeedEvent[]): string | undefined => events.reduce<string | undefined>((low, e) => (low === undefined || feedMarkOf(e) < low ? feedMarkOf(e) : low), undefined);
+const maxMark = (events: readonly FeedEvent[]): string | undefined => events.reduce<string | undefined>((high, e) => (high === undefined || feedMarkOf(e) > high ? feedMarkOf(e) : high), undefined);
+
+/** The in-process consumer of the lineage feed; one per process and store. */
+export class LineageFeedConsumer {
+  private readonly batchSize: number;
+  private readonly maxQueued: number;
+  private readonly replayMarginMs: number;
+  private readonly watermarkEveryMs: number;
+  private readonly retryMs: number;
+  private readonly busyEventsPerSecond: number;
+  private readonly busyDutyCycle: number;
+  private readonly now: () => number;
+  /** Events notified per recent instant (the last second's), to tell a burst from a trickle. */
+  private recentlyStored: Array<{ readonly at: number; readonly events: number }> = [];
+  private readonly queues = new Map<string, FeedEvent[]>();
+  /** Orgs to read from the store after their watermark (on start, or after a queue overflow). */
+  private readonly toCatchUp = new Set<string>();
+  /** Watermarks decided but not written yet (writes are spaced out), and when each org's was last written. */
+  private readonly pendingMarks = new Map<string, string>();
+  private readonly writtenAt = new Map<string, number>();
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private idleWaiters: Array<() => void> = [];
+  /** Ends the current rest early (stopping does not wait out a rest). */
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: FeedConsumerDeps,
+    options: FeedConsumerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.maxQueued = options.maxQueued ?? 20_000;
+    this.replayMarginMs = options.replayMarginMs ?? 30_000;
+    this.watermarkEveryMs = options.watermarkEveryMs ?? 1_000;
+    this.retryMs = options.retryMs ?? 1_000;
+    this.busyEventsPerSecond = options.busyEventsPerSecond ?? 100;
+    this.busyDutyCycle = options.busyDutyCycle ?? 0.2;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Takes events the store has just committed. Returns at once: the model is updated in the
+   * background (never on the caller's path).
+   */
+  notify(orgId: string, events: readonly FeedEvent[]): void {
+    if (this.stopped || events.length === 0) return;
+    this.recentlyStored.push({ at: this.now(), events: events.length });
+    const queue = this.queues.get(orgId) ?? [];
+    queue.push(...events);
+    if (queue.length > this.maxQueued) {
+      this.queues.delete(orgId);
+      this.toCatchUp.add(orgId);
+    } else this.queues.set(orgId, queue);
+    this.kick();
+  }
+
+  /**
+   * Catches every organization up from its watermark, in the background (the stack calls it on
+   * start). Resolves once the organizations are listed and their catch-up is queued.
+   */
+  start(): Promise<void> {
+    return this.deps
+      .orgIds()
+      .then((orgs) => {
+        for (const org of orgs) this.toCatchUp.add(org);
+        this.kick();
+      })
+      .catch((error: unknown) => this.deps.warn('lineage feed: organizations not listed; the next start catches up', { error }));
+  }
+
+  /** Resolves once nothing is queued or being applied. */
+  whenIdle(): Promise<void> {
+    if (!this.running && !this.hasWork()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops after the batch in flight and writes the watermarks decided so far. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    await this.flushMarks(true);
+  }
+
+  private rest(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Whether more than `busyEventsPerSecond` events were stored in the last second. */
+  private ingestionBusy(): boolean {
+    const since = this.now() - 1_000;
+    this.recentlyStored = this.recentlyStored.filter((r) => r.at >= since);
+    return this.recentlyStored.reduce((sum, r) => sum + r.events, 0) > this.busyEventsPerSecond;
+  }
+
+  private hasWork(): boolean {
+    return this.toCatchUp.size > 0 || [...this.queues.values()].some((q) => q.length > 0);
+  }
+
+  private kick(): void {
+    if (this.running || this.stopped) return;
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.pump())
+      .catch((error: unknown) => this.deps.warn('lineage feed: consumer stopped on an error; the next event restarts it', { error }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.hasWork() && !this.stopped) this.kick();
+        else for (const wake of this.idleWaiters.splice(0)) wake();
+      });
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.stopped && this.hasWork()) {
+      const started = this.now();
+      const [org] = this.toCatchUp;
+      if (org !== undefined) await this.catchUp(org);
+      else await this.applyQueued();
+      await this.flushMarks(false);
+      // While ingestion is busy, rest in proportion to the work just done: the model lags the burst
+      // and catches up after it, rather than taking the cores ingestion needs.
+      if (this.ingestionBusy()) await this.rest(((this.now() - started) * (1 - this.busyDutyCycle)) / this.busyDutyCycle);
+    }
+    await this.flushMarks(true);
+  }
+
+  /** Applies the next batch of the first org with queued events (orgs take turns: a served org goes to the back). */
+  private async applyQueued(): Promise<void> {
+    const [orgId, queue] = [...this.queues.entries()].find(([, q]) => q.length > 0) ?? [];
+    if (orgId === undefined || queue === undefined) return;
+    const batch = queue.splice(0, this.batchSize);
+    this.queues.delete(orgId);
+    if (queue.length > 0) this.queues.set(orgId, queue);
+    try {
+      await applyEventsToLineageModel(this.deps.store, orgId, batch);
+    } catch (error) {
+      this.deps.warn('lineage feed: batch not applied; retrying', { orgId, events: batch.length, error });
+      this.queues.set(orgId, [...batch, ...(this.queues.get(orgId) ?? [])]);
+      await sleep(this.retryMs);
+      return;
+    }
+    // While the org is caught up from the store, only the catch-up moves its watermark.
+    if (this.toCatchUp.has(orgId)) return;
+    // Safe up to the lowest event still queued for the org (a later batch may hold an earlier mark).
+    const remaining = this.queues.get(orgId) ?? [];
+    const lowestQueued = minMark(remaining);
+    const high = maxMark(batch) as string;
+    this.decideMark(orgId, lowestQueued !== undefined && lowestQueued < high ? lowestQueued : high);
+  }
+
+  /** Re-applies every event of the org stored after its watermark. */
+  private async catchUp(orgId: string): Promise<void> {
+    try {
+      const from = (await this.deps.watermarks.read(orgId)) ?? '';
+      for await (const batch of this.deps.feed.after(orgId, from, this.batchSize)) {
+        await applyEventsToLineageModel(this.deps.store, orgId, batch);
+        this.decideMark(orgId, maxMark(batch) as string);
+        await this.flushMarks(false);
+        if (this.stopped) return;
+      }
+      this.toCatchUp.delete(orgId);
+    } catch (error) {
+      this.deps.warn('lineage feed: catch-up failed; retrying', { orgId, error });
+      await sleep(this.retryMs);
+    }
+  }
+
+  private decideMark(orgId: string, appliedUpTo: string): void {
+    this.pendingMarks.set(orgId, markBefore(appliedUpTo, this.replayMarginMs));
+  }
+
+  private async flushMarks(all: boolean): Promise<void> {
+    for (const [orgId, mark] of [...this.pendingMarks]) {
+      if (!all && this.now() - (this.writtenAt.get(orgId) ?? 0) < this.watermarkEveryMs) continue;
+      try {
+        await this.deps.watermarks.advance(orgId, mark);
+        if (this.pendingMarks.get(orgId) === mark) this.pendingMarks.delete(orgId);
+        this.writtenAt.set(orgId, this.now());
+      } catch (error) {
+        // A watermark left behind only means more events are re-applied on the next start.
+        this.deps.warn('lineage feed: watermark not written', { orgId, error });
+      }
+    }
+  }
+}
+
+/**
+ * The event store, telling `onStored` of every event it newly stored once the write committed
+ * (duplicates changed nothing, so they are not told). `onStored` must return at once.
+ */
+export const notifyingEventStore = (store: EventStore, onStored: (orgId: string, events: readonly FeedEvent[]) => void): EventStore => ({
+  put: async (orgId, record) => {
+    const outcome = await store.put(orgId, record);
+    if (outcome === 'stored') onStored(orgId, [record.event]);
+    return outcome;
+  },
+  putMany: async (orgId, records) => {
+    const outcomes = await store.putMany(orgId, records);
+    const stored = new Map<string, FeedEvent>();
+    outcomes.forEach((o, i) => {
+      const event = records[i]?.event;
+      if (o.ok && o.outcome === 'stored' && event) stored.set(event.id, event);
+    });
+    if (stored.size > 0) onStored(orgId, [...stored.values()]);
+    return outcomes;
+  },
+  list: (orgId, query) => store.list(orgId, query),
+});

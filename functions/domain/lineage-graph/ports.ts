@@ -1,0 +1,166 @@
+/**
+ * @module lineage-graph/ports
+ * The ports of the lineage read model: where the model of an organization lives
+ * ({@link LineageModelStore}, implemented on DynamoDB by `adapters/dynamodb/lineage-model-store.ts`)
+ * and where a rebuild reads the stored events from ({@link StoredEventSource}).
+ *
+ * Writes are compare-and-set on a revision (`put*(record, expectedRev)` answers `null` when the
+ * record changed since it was read), so consumers running at the same time converge: the use cases
+ * re-read and re-merge on a conflict. Grow-only sets are added to atomically.
+ */
+import type { QualifiedName } from './ids.ts';
+import type { ModelEvent } from './merge.ts';
+import type {
+  DatasetColumnLineage,
+  DatasetLinks,
+  DatasetNode,
+  DatasetRecord,
+  DatasetSetName,
+  JobHeadLinks,
+  JobHeadRecord,
+  NamespaceRecord,
+  OrderEntry,
+  RunRecord,
+  SearchEntry,
+} from './records.ts';
+
+/** A record with the store revision it was read at. */
+export interface Versioned<T> {
+  readonly value: T;
+  readonly rev: number;
+}
+
+/** Members to add to one of a dataset name's grow-only sets. */
+export interface DatasetSetAdd extends QualifiedName {
+  readonly datasetId: string;
+  readonly set: DatasetSetName;
+  readonly members: readonly string[];
+}
+
+/** A small entry that orders or links records: kept apart so that it is never read-modify-written. */
+export type IndexEntry =
+  /** A run's place in its job's history; `static` for a JobEvent's version (not a run). */
+  | { readonly kind: 'run-order'; readonly jobId: string; readonly ord: string; readonly static?: true }
+  /** A version's place in its dataset name's history (the run that wrote it). */
+  | { readonly kind: 'version-order'; readonly datasetId: string; readonly ord: string }
+  /** A run that named another as its parent. */
+  | { readonly kind: 'child'; readonly parentRunId: string; readonly childRunId: string; readonly parentJob: QualifiedName };
+
+/** A page request: `limit` entries after skipping `offset`. */
+export interface Page {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** Newest-first order entries, optionally below a bound. */
+export interface OrderQuery {
+  /** Only entries whose `ord` is strictly below this. */
+  readonly before?: string;
+  /** Leave out JobEvent versions (run-order entries marked `static`). */
+  readonly runsOnly?: boolean;
+  readonly limit: number;
+  readonly offset?: number;
+}
+
+/** A page of ids and how many there are in all. */
+export interface IdPage {
+  readonly ids: readonly string[];
+  readonly total: number;
+}
+
+/**
+ * One organization's lineage model in one generation. The models a consumer writes
+ * ({@link LineageModelStore.modelsToWrite}) read strongly consistently (compare-and-set needs the
+ * latest revision); the one readers get may lag writes by moments. Every key the store writes is
+ * scoped to the organization.
+ */
+export interface LineageModel {
+  getRuns(runIds: readonly string[]): Promise<Map<string, Versioned<RunRecord>>>;
+  /** Writes a run if its revision is still `expectedRev` (`null`: it must not exist); the new revision, or `null` on a conflict. */
+  putRun(run: RunRecord, expectedRev: number | null): Promise<number | null>;
+
+  getJobHeads(jobIds: readonly string[]): Promise<Map<string, Versioned<JobHeadRecord>>>;
+  /** The part of job heads a graph traversal needs. */
+  getJobLinks(jobIds: readonly string[]): Promise<Map<string, JobHeadLinks>>;
+  putJobHead(head: JobHeadRecord, expectedRev: number | null): Promise<number | null>;
+
+  /** Dataset names that have a record (an event named them). */
+  getDatasets(datasetIds: readonly string[]): Promise<Map<string, Versioned<DatasetRecord>>>;
+  putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null>;
+  /** Links of dataset names, including names known only as another's symlink target. */
+  getDatasetLinks(datasetIds: readonly string[]): Promise<Map<string, DatasetLinks>>;
+  /** Links plus the record, without its `columnLineage` facet (what a graph shows of a dataset). */
+  getDatasetNodes(datasetIds: readonly string[]): Promise<Map<string, DatasetNode>>;
+  /** Links plus the `columnLineage` and `schema` facets. */
+  getDatasetColumnLineage(datasetIds: readonly string[]): Promise<Map<string, DatasetColumnLineage>>;
+  /** Adds members to grow-only sets (creating a link-only entry for a name never seen in an event). */
+  addToDatasetSets(adds: readonly DatasetSetAdd[]): Promise<void>;
+
+  /** The entries of `entries` not stored yet. */
+  findMissingEntries(entries: readonly IndexEntry[]): Promise<IndexEntry[]>;
+  putEntries(entries: readonly IndexEntry[]): Promise<void>;
+  deleteEntries(entries: readonly IndexEntry[]): Promise<void>;
+  /** A job's run-order entries, newest first. */
+  listRunOrder(jobId: string, query: OrderQuery): Promise<OrderEntry[]>;
+  countRunOrder(jobId: string, runsOnly: boolean): Promise<number>;
+  /** A dataset name's version-order entries, newest first. */
+  listVersionOrder(datasetId: string, query: OrderQuery): Promise<OrderEntry[]>;
+  countVersionOrder(datasetId: string): Promise<number>;
+  listChildren(parentRunId: string): Promise<Array<{ readonly runId: string; readonly parentJob: QualifiedName }>>;
+
+  getNamespaces(names: readonly string[]): Promise<Map<string, Versioned<NamespaceRecord>>>;
+  putNamespace(record: NamespaceRecord, expectedRev: number | null): Promise<number | null>;
+  listNamespaces(page: Page): Promise<{ readonly namespaces: readonly NamespaceRecord[]; readonly total: number }>;
+  /** Lists a job in its namespace (idempotent). */
+  putJobListing(job: QualifiedName & { readonly jobId: string }): Promise<void>;
+  /** Lists a dataset name in its namespace; `aliased` hides it (it resolves to another name). Idempotent; `aliased` only ever turns on. */
+  putDatasetListing(dataset: QualifiedName & { readonly datasetId: string; readonly aliased: boolean }): Promise<void>;
+  /** A namespace's jobs by name. */
+  listJobs(namespace: string, page: Page): Promise<IdPage>;
+  /** A namespace's dataset names by name, aliased names left out. */
+  listDatasets(namespace: string, page: Page): Promise<IdPage>;
+
+  /** Every searchable name of the organization (the adapter may serve it from a cache kept fresh incrementally). */
+  searchEntries(): Promise<readonly SearchEntry[]>;
+}
+
+/** Where the lineage models of every organization live. */
+export interface LineageModelStore {
+  /** The model readers use (its reads may lag writes by moments). */
+  model(orgId: string): Promise<LineageModel>;
+  /** The models a consumer must apply events to: the current one, and the one a rebuild is filling. */
+  modelsToWrite(orgId: string): Promise<LineageModel[]>;
+  /**
+   * Starts a rebuild: a new, empty generation that consumers write to from now on, alongside the
+   * current one (so no event stored during the rebuild is lost).
+   */
+  beginRebuild(orgId: string): Promise<{ readonly generation: number; readonly model: LineageModel }>;
+  /** Makes the rebuilt generation the one readers use and deletes the previous one. */
+  commitRebuild(orgId: string, generation: number): Promise<void>;
+}
+
+/** Port: the stored events of an organization, for rebuilds. Any order; every stored event once. */
+export interface StoredEventSource {
+  events(orgId: string): AsyncIterable<readonly ModelEvent[]>;
+}
+
+/** A stored event as the feed carries it: what the model reads, and when it was stored. */
+export type FeedEvent = ModelEvent & { readonly received_at: string };
+
+/**
+ * Port: an organization's stored events in the order they were stored — the local profile's feed
+ * (in AWS the Events table's stream delivers them instead). A position in it is a mark
+ * (`feedMarkOf`): events stored at the same microsecond are ordered by id.
+ */
+export interface EventFeed {
+  /** The org's events whose mark is above `mark` (`''`: all of them), in batches of at most `batchSize`, in stored order. */
+  after(orgId: string, mark: string, batchSize: number): AsyncIterable<readonly FeedEvent[]>;
+}
+
+/** Port: the local consumer's durable watermark per organization (every event stored below it is in the model). */
+export interface FeedWatermarks {
+  /** The org's watermark; `undefined` when none was ever written (the consumer then starts from the first event). */
+  read(orgId: string): Promise<string | undefined>;
+  /** Moves the org's watermark up to `mark`; never down (a lower mark is ignored). */
+  advance(orgId: string, mark: string): Promise<void>;
+}

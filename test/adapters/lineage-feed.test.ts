@@ -1,0 +1,108 @@
+/**
+ * The local lineage feed on the real local DynamoDB: events newly stored are applied by the
+ * in-process consumer; events stored by a process that died before applying them (here: a store
+ * that never tells the consumer) are applied when a consumer starts, from its watermark; and a
+ * replay changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
+import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { DynamoEventFeed } from '#adapters/dynamodb/event-feed';
+import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoFeedWatermarks } from '#adapters/dynamodb/lineage-feed-watermarks';
+import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
+import { localTableName } from '#composition/config';
+import { prepareEvent } from '#domain/lineage/derive';
+import type { EventRecord, EventStore } from '#domain/lineage/ports';
+import { feedMarkOf, LineageFeedConsumer, markBefore, notifyingEventStore } from '#domain/lineage-graph/feed-consumer';
+import { EVENTS_TABLE, LINEAGE_TABLE } from '#shared/table-definitions';
+import { answers } from '../unit/domain/lineage-graph/answers.ts';
+import { newRunId, runEventJson, type RunEventSpec } from '../unit/domain/lineage-graph/events.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const client = localDynamoClient(inject('stack').dynamodbEndpoint);
+const doc = createDocumentClient(client);
+const blobDir = mkdtempSync(path.join(os.tmpdir(), 'lineage-feed-'));
+const blobs = () => new DirectoryBlobStore(blobDir);
+const events = new DynamoEventStore(doc, localTableName(EVENTS_TABLE), blobs, { feed: true });
+const model = new DynamoLineageModelStore(doc, localTableName(LINEAGE_TABLE), { generationCacheMs: 0, search: { minIntervalMs: 0 } });
+const watermarks = new DynamoFeedWatermarks(doc, localTableName(LINEAGE_TABLE));
+
+afterAll(() => {
+  client.destroy();
+  rmSync(blobDir, { recursive: true, force: true });
+});
+
+const record = (spec: RunEventSpec, receivedAt = new Date()): EventRecord => {
+  const rawText = JSON.stringify(runEventJson(spec));
+  const prepared = prepareEvent(JSON.parse(rawText), Buffer.byteLength(rawText), receivedAt);
+  if (!prepared.ok) throw new Error(prepared.error);
+  return { event: prepared.event, rawText };
+};
+
+const consumerFor = (orgIds: string[], options = {}) =>
+  new LineageFeedConsumer(
+    { store: model, feed: new DynamoEventFeed(doc, localTableName(EVENTS_TABLE), blobs), watermarks, orgIds: async () => orgIds, warn: () => undefined },
+    { replayMarginMs: 0, watermarkEveryMs: 0, ...options },
+  );
+
+const pipeline = (): EventRecord[] => {
+  const [a, b] = [newRunId(), newRunId()];
+  return [
+    record({ eventType: 'START', time: '2030-01-01T00:00:00Z', runId: a, job: 'extract', inputs: ['s3://raw:orders'], outputs: ['warehouse:staging.orders'] }),
+    record({ eventType: 'COMPLETE', time: '2030-01-01T00:01:00Z', runId: a, job: 'extract', inputs: ['s3://raw:orders'], outputs: ['warehouse:staging.orders'] }),
+    record({ eventType: 'COMPLETE', time: '2030-01-01T00:02:00Z', runId: b, job: 'report', inputs: ['warehouse:staging.orders'], outputs: ['warehouse:reports.daily'] }),
+  ];
+};
+
+describe('the local lineage feed', () => {
+  it('Should apply events the store newly stored, in the background', async () => {
+    const org = `feed-${randomUUID()}`;
+    const consumer = consumerFor([]);
+    const store: EventStore = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    for (const r of pipeline()) await store.put(org, r);
+    await consumer.whenIdle();
+    const answer = await answers(model, org);
+    expect(Object.keys(answer)).toContain('job etl:report');
+    expect((answer['jobs etl'] as { jobs: { name: string }[] }).jobs.map((j) => j.name)).toEqual(['extract', 'report']);
+    // The watermark follows the events applied.
+    expect(await watermarks.read(org)).toBeDefined();
+    await consumer.stop();
+  });
+
+  it('Should apply on start what a process stored but never applied, and change nothing when it replays', async () => {
+    const org = `feed-${randomUUID()}`;
+    // The process that died: events stored, the consumer never told.
+    for (const r of pipeline()) await events.put(org, r);
+    const first = consumerFor([org]);
+    await first.start();
+    await first.whenIdle();
+    await first.stop();
+    const after = await answers(model, org);
+    expect((after['jobs etl'] as { jobs: unknown[] }).jobs).toHaveLength(2);
+    // A second start replays from its watermark (here: nothing, margin 0); a full replay from the start changes nothing either.
+    await watermarks.advance(org, '');
+    const replay = consumerFor([org], { replayMarginMs: 60_000 });
+    await replay.start();
+    await replay.whenIdle();
+    await replay.stop();
+    expect(await answers(model, org)).toEqual(after);
+  });
+
+  it('Should keep the watermark behind every event still queued, and below the margin', async () => {
+    const org = `feed-${randomUUID()}`;
+    const consumer = consumerFor([], { replayMarginMs: 30_000, batchSize: 1 });
+    const store = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    const records = pipeline();
+    await store.putMany(org, records);
+    await consumer.whenIdle();
+    await consumer.stop();
+    const lowest = records.map((r) => feedMarkOf(r.event)).sort()[0] as string;
+    const mark = (await watermarks.read(org)) as string;
+    expect(mark <= markBefore(records.map((r) => feedMarkOf(r.event)).sort().at(-1) as string, 30_000)).toBe(true);
+    expect(mark < lowest).toBe(true);
+  });
+});
