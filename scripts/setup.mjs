@@ -58,8 +58,12 @@ const step = (name, work) => {
 
 const upToDate = (stamp, hash) => existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
 
+// A tool's own output reaches a terminal as it comes; elsewhere (a CI log) it is kept and shown,
+// without escape codes, only when its step fails: some tools colour their output whatever the
+// environment says (Debian's Maven 3.8 resets colours in batch mode).
+const showToolOutput = !quiet && process.stdout.isTTY;
 const run = (cmd, args, opts = {}) =>
-  execFileSync(cmd, args, { cwd: root, env: toolEnv, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', maxBuffer: 64 * 1024 * 1024, ...opts });
+  execFileSync(cmd, args, { cwd: root, env: toolEnv, stdio: showToolOutput ? 'inherit' : ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...opts });
 
 const setupNode = () => {
   const lock = path.join(root, 'package-lock.json');
