@@ -230,14 +230,21 @@ export const startTaskRunner = async (aws: AwsEmulatorInfo, tier: EmulatedFargat
   const exposeInterpreter = interpreter.startsWith('/root/')
     ? `mount --bind "$2" "$3" && mount -t tmpfs -o mode=0755 tmpfs /root && mkdir -p "$2" && mount --move "$3" "$2" || exit 97; `
     : '';
+  // A checkout under /tmp (a CI clone there) would vanish behind the task's private /tmp: it is bound
+  // aside first (a tmpfs on /mnt, visible only in the namespace) and bound back at its own path inside.
+  const keepCheckout = REPO_ROOT.startsWith('/tmp/')
+    ? { before: 'mount -t tmpfs tmpfs /mnt && mkdir /mnt/checkout && mount --bind "$4" /mnt/checkout || exit 97; ', after: 'mkdir -p "$4" && mount --move /mnt/checkout "$4" || exit 97; ' }
+    : { before: '', after: '' };
   // setpriv: the task dies with this test's process; unshare: its own PID and mount namespaces; sh is
   // the namespace's init (it reaps what the runner's killed workers leave) and binds the scratch to
-  // /tmp; its arguments: $0 the polars environment's python, $1 the scratch, $2 and $3 the interpreter's installation and a mount point.
+  // /tmp; its arguments: $0 the polars environment's python, $1 the scratch, $2 and $3 the
+  // interpreter's installation and a mount point, $4 the checkout.
   const child: ChildProcess = spawn(
     'setpriv',
     [
       '--pdeathsig', 'KILL', 'unshare', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', '--',
-      'sh', '-c', `${exposeInterpreter}mount --bind "$1" /tmp || exit 97; "$0" -m ${RUNNER_MODULE} & wait $!`, PRODUCT_PYTHON, taskTmp, interpreter, stash,
+      'sh', '-c', `${exposeInterpreter}${keepCheckout.before}mount --bind "$1" /tmp || exit 97; ${keepCheckout.after}"$0" -m ${RUNNER_MODULE} & wait $!`,
+      PRODUCT_PYTHON, taskTmp, interpreter, stash, REPO_ROOT.replace(/\/$/, ''),
     ],
     { cwd: codeDir, env: environment, stdio: ['ignore', 'inherit', 'pipe'] },
   );
