@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
-import { signIn, tableCells } from '../helpers/console-page.ts';
+import { signIn, tableCells, waitForDrawnGraph } from '../helpers/console-page.ts';
 import { freshOrg } from '../http/lineage-api.ts';
 import { eventually, graphApi, type GraphApi, type LineageBody } from '../http/lineage-graph-api.ts';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
@@ -89,8 +89,7 @@ const apiGraph = (body: LineageBody): { nodes: string[]; edges: string[] } => ({
 /** Waits until the canvas shows `count` nodes with all their edges drawn. */
 const waitForGraph = async (nodes: number, edges: number): Promise<void> => {
   await page.locator(`[data-testid="graph-canvas"][data-nodes="${nodes}"]`).waitFor();
-  // A string expression: it runs in the page, whose DOM globals the test's Node types do not declare.
-  await page.waitForFunction(`document.querySelectorAll('.react-flow__node').length === ${nodes} && document.querySelectorAll('.react-flow__edge').length === ${edges}`);
+  await waitForDrawnGraph(page, nodes, edges);
 };
 
 beforeAll(async () => {

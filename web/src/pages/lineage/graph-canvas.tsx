@@ -5,7 +5,7 @@
  * mode the namespace and the state too. A click selects a node. This module and its libraries are
  * a chunk of their own, loaded when a graph is first shown.
  */
-import { Background, Controls, Handle, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Background, Controls, Handle, MiniMap, Position, ReactFlow, useReactFlow, useStore, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useState } from 'react';
 import { layoutGraph, type NodeSize, type Positions } from './graph-layout.ts';
@@ -53,6 +53,19 @@ const NodeBox = memo(({ data, selected }: NodeProps<DrawnNode>) => {
 NodeBox.displayName = 'NodeBox';
 
 const NODE_TYPES = { lineage: NodeBox };
+
+/**
+ * Fits the graph to the canvas again when the canvas changes width (the node panel opening or
+ * closing, a window resize): React Flow fits only on its first render.
+ */
+const FitOnResize = () => {
+  const width = useStore((state) => state.width);
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    if (width > 0) void fitView({ duration: 150 });
+  }, [width, fitView]);
+  return null;
+};
 
 /** The graph, laid out and interactive. */
 const GraphCanvas = ({ model, compact, focusId, selectedId, onSelect }: GraphCanvasProps) => {
@@ -111,6 +124,7 @@ const GraphCanvas = ({ model, compact, focusId, selectedId, onSelect }: GraphCan
         <Background />
         <Controls showInteractive={false} />
         <MiniMap pannable zoomable />
+        <FitOnResize />
       </ReactFlow>
     </div>
   );

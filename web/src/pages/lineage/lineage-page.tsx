@@ -5,7 +5,7 @@
  * id>`, `GET /api/v1/column-lineage`). Every setting lives in the URL (shareable, back works).
  * The canvas (React Flow and elkjs) is a chunk loaded when the first graph is drawn.
  */
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { LineageParams } from '../../api/types.ts';
 import { useApi } from '../../auth/auth-context.tsx';
@@ -23,7 +23,8 @@ import { parseNodeId } from './lineage-node.ts';
 import { LineageSearch } from './lineage-search.tsx';
 import { NodePanel } from './node-panel.tsx';
 
-const GraphCanvas = lazy(() => import('./graph-canvas.tsx'));
+const loadCanvas = () => import('./graph-canvas.tsx');
+const GraphCanvas = lazy(loadCanvas);
 
 const settingsOf = (search: URLSearchParams): LineageSettings => {
   const read = (name: keyof LineageSettings) => search.get(name) ?? undefined;
@@ -57,6 +58,8 @@ const NodeGraph = ({ settings, onChange }: { settings: LineageSettings; onChange
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const params: LineageParams = { nodeId: settings.node, depth: settings.depth, direction: settings.direction as LineageParams['direction'], asOf: settings.asOf, runId: settings.runId };
   const graph = useAsync((signal) => api.lineage(params, { signal }), JSON.stringify(params));
+  // The canvas's chunk downloads and parses while the API walks the graph, not after.
+  useEffect(() => void loadCanvas(), []);
   const model = useMemo(() => (graph.data ? lineageModel(graph.data) : undefined), [graph.data]);
   const selected = graph.data?.graph.find((n) => n.id === selectedId);
   const compact = settings.mode === 'compact';
@@ -88,6 +91,7 @@ const ColumnGraph = ({ settings }: { settings: LineageSettings }) => {
   const column = settings.column ?? '';
   const parsed = parseNodeId(column);
   const graph = useAsync((signal) => api.columnLineage({ nodeId: column, depth: settings.depth, withDownstream: 'true' }, { signal }), `${column}\u0000${settings.depth ?? ''}`);
+  useEffect(() => void loadCanvas(), []);
   const model = useMemo(() => (graph.data ? columnModel(graph.data) : undefined), [graph.data]);
   const datasetNode = parsed ? `dataset:${parsed.namespace}:${parsed.type === 'datasetField' ? parsed.name.slice(0, parsed.name.lastIndexOf(':')) : parsed.name}` : undefined;
   return (
