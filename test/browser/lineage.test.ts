@@ -32,8 +32,15 @@ const GATHER_RUN = '155dbf08-c4c5-43e6-bb3a-8095c4ba59b8';
 
 // A job that started and failed.
 const TOAST_RUN = randomUUID();
+const OWNERSHIP = {
+  ownership: {
+    _producer: 'https://some.producer.com/version/1.0',
+    _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/OwnershipJobFacet.json',
+    owners: [{ name: 'team:breakfast', type: 'MAINTAINER' }],
+  },
+};
 const toast = (eventType: 'START' | 'FAIL', time: string) =>
-  runEventJson({ eventType, time, runId: TOAST_RUN, job: { namespace: 'diner', name: 'burn_toast' }, inputs: ['diner:bread'], outputs: ['diner:toast'] });
+  runEventJson({ eventType, time, runId: TOAST_RUN, job: { namespace: 'diner', name: 'burn_toast' }, inputs: ['diner:bread'], outputs: ['diner:toast'], jobFacets: OWNERSHIP });
 
 // A job whose output carries a schema and the columnLineage facet (the spec's food_delivery example, cut down).
 const SOURCE = { namespace: 'food_delivery', name: 'public.delivery_7_days' };
@@ -188,6 +195,73 @@ describe('console lineage graph', () => {
     expect(await drawnEdges()).toContain(`dataset:laurents-orchard:red.delicious->job:${K}:gather_apples`);
   });
 
+  it('Should draw the graph the API gives for the chosen depth and direction', async () => {
+    // Prepare
+    const pie = `job:${K}:prepare_apple_pie`;
+    await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(pie)}`);
+    await page.locator(`.react-flow__node[data-id="job:${K}:gather_apples"]`).waitFor();
+    // Act: one job hop.
+    await page.getByLabel('Depth').fill('1');
+    await page.waitForURL((url) => url.searchParams.get('depth') === '1');
+    // Assess
+    const oneHop = apiGraph((await graph.lineage({ nodeId: pie, depth: '1' })).body);
+    expect(oneHop.nodes).not.toContain(`job:${K}:gather_apples`);
+    await waitForGraph(oneHop.nodes.length, oneHop.edges.length);
+    expect(await drawnNodes()).toEqual(oneHop.nodes);
+    expect(await drawnEdges()).toEqual(oneHop.edges);
+    // Act: upstream only.
+    await page.getByLabel('Direction').selectOption('upstream');
+    await page.waitForURL((url) => url.searchParams.get('direction') === 'upstream');
+    // Assess
+    const upstream = apiGraph((await graph.lineage({ nodeId: pie, depth: '1', direction: 'upstream' })).body);
+    expect(upstream.nodes).not.toContain(`dataset:${K}:apple.pie`);
+    await page.locator(`.react-flow__node[data-id="dataset:${K}:apple.pie"]`).waitFor({ state: 'detached' });
+    await waitForGraph(upstream.nodes.length, upstream.edges.length);
+    expect(await drawnNodes()).toEqual(upstream.nodes);
+    expect(await drawnEdges()).toEqual(upstream.edges);
+  });
+
+  it('Should draw one run\'s graph when a run of the job is picked', async () => {
+    // Prepare: the first filling (event 2), before the sugar.
+    const firstFilling = 'ab468fb4-4654-4286-9679-59d13d185b19';
+    await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(FILLING)}`);
+    await page.locator(`.react-flow__node[data-id="${FILLING}"]`).waitFor();
+    // Act
+    await page.getByLabel('Run').selectOption(firstFilling);
+    await page.waitForURL((url) => url.searchParams.get('runId') === firstFilling);
+    // Assess
+    const run = apiGraph((await graph.lineage({ nodeId: FILLING, runId: firstFilling })).body);
+    expect(run.nodes).toEqual([`dataset:${K}:apple.filling`, `dataset:${K}:apples`, `dataset:${K}:cinnamon`, FILLING]);
+    await page.locator('.react-flow__node[data-id="dataset:cupboard:sugar"]').waitFor({ state: 'detached' });
+    await waitForGraph(run.nodes.length, run.edges.length);
+    expect(await drawnNodes()).toEqual(run.nodes);
+    expect(await drawnEdges()).toEqual(run.edges);
+  });
+
+  it('Should show names only in compact mode and the namespace and state in full mode', async () => {
+    // Prepare
+    await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(FILLING)}`);
+    await page.locator(`.react-flow__node[data-id="${FILLING}"]`).waitFor();
+    const filling = page.locator(`.react-flow__node[data-id="${FILLING}"]`);
+    expect((await filling.locator('.graph-node-detail').textContent())?.trim()).toBe(`${K} · COMPLETED`);
+    // Act
+    await page.getByLabel('Nodes').selectOption('compact');
+    await page.waitForURL((url) => url.searchParams.get('mode') === 'compact');
+    // Assess
+    await page.locator('.graph-node.compact').first().waitFor();
+    expect(await page.locator('.graph-node-detail').count()).toBe(0);
+    expect((await filling.locator('.graph-node-label').textContent())?.trim()).toBe('job prepare_apple_filling');
+  });
+
+  it('Should say what to do when a search finds nothing', async () => {
+    // Act
+    await page.getByLabel('Search jobs and datasets').fill('no-such-thing');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // Assess
+    await page.getByTestId('search-empty').waitFor();
+    expect(await page.getByTestId('search-empty').textContent()).toContain('No job or dataset name holds “no-such-thing”');
+  });
+
   it('Should show the API\'s words for a node that does not exist', async () => {
     // Prepare
     const answer = await graph.lineage({ nodeId: `job:${K}:no_such_job` });
@@ -206,6 +280,9 @@ describe('console jobs and runs', () => {
     await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent('job:diner:burn_toast')}`);
     await page.locator('.react-flow__node[data-id="job:diner:burn_toast"]').waitFor();
     expect(await page.locator('.react-flow__node[data-id="job:diner:burn_toast"] [data-testid="graph-node"]').getAttribute('data-state')).toBe('FAILED');
+    await page.locator('.react-flow__node[data-id="job:diner:burn_toast"]').click();
+    await page.getByTestId('panel-owners').waitFor();
+    expect(await page.getByTestId('panel-owners').textContent()).toBe('Owners: team:breakfast (MAINTAINER)');
     // The namespace's jobs.
     await page.goto(`${stack.baseUrl}/jobs?namespace=diner`);
     await page.getByTestId('jobs-table').waitFor();

@@ -27,6 +27,21 @@ const Facets = ({ facets, title = 'Facets' }: { facets: Record<string, unknown>;
   );
 };
 
+/** The owners an `ownership` facet names (`{owners: [{name, type}]}`), as `name (type)`. */
+export const ownersOf = (facets: Record<string, unknown>): string[] => {
+  const owners = (facets.ownership as { owners?: unknown } | undefined)?.owners;
+  if (!Array.isArray(owners)) return [];
+  return owners.flatMap((owner: unknown) => {
+    const { name, type } = (owner ?? {}) as { name?: unknown; type?: unknown };
+    return typeof name === 'string' ? [typeof type === 'string' && type ? `${name} (${type})` : name] : [];
+  });
+};
+
+const Owners = ({ facets }: { facets: Record<string, unknown> }) => {
+  const owners = ownersOf(facets);
+  return owners.length === 0 ? null : <p data-testid="panel-owners">Owners: {owners.join(', ')}</p>;
+};
+
 const DatasetLinks = ({ ids }: { ids: readonly { namespace: string; name: string }[] }) =>
   ids.length === 0 ? (
     <span className="muted">none</span>
@@ -93,6 +108,7 @@ const JobPanel = ({ job }: { job: JobData }) => {
       </div>
       <h3>Job facets</h3>
       {full.error ? <ErrorPanel error={full.error} /> : full.data ? <Facets facets={full.data.facets} title="Job facets" /> : <p className="muted">Reading the job…</p>}
+      {full.data ? <Owners facets={full.data.facets} /> : null}
       {full.data && full.data.tags.length > 0 ? <p>Tags: {full.data.tags.join(', ')}</p> : null}
       {run ? <Facets facets={run.facets} title="Run facets" /> : null}
       <p className="panel-links">
@@ -151,6 +167,7 @@ const DatasetPanel = ({ dataset }: { dataset: DatasetData }) => (
       </table>
     )}
     <h3>Facets</h3>
+    <Owners facets={dataset.facets} />
     <Facets facets={dataset.facets} />
     <p className="panel-links">
       <Link to={datasetHref(dataset.namespace, dataset.name)}>Dataset page</Link>
