@@ -3,7 +3,8 @@
  * `npm run screenshots`: pictures of every console page with demo data, for the README. Starts a
  * local stack of its own (fresh state under the temporary directory, TPC-H SF 0.01 loaded),
  * ingests the apples examples and a failed run into the demo org, runs a query so lakeline's own
- * lineage shows up, then drives Debian's Chromium through the pages and writes `docs/images/*.png`.
+ * lineage shows up, then drives Debian's Chromium through the pages and writes `docs/images/*.png`
+ * (the lineage graph, a job's runs and a failed run among them).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -17,16 +18,26 @@ const out = path.join(root, 'docs', 'images');
 const apples = process.env.LAKELINE_APPLES_DIR ?? path.join(root, '..', 'shared', 'openlineage', 'examples', 'marquez', 'apples');
 const fallbackApples = '/work/shared/openlineage/examples/marquez/apples';
 
+const FAILED_RUN = '0193a1b2-0000-7000-8000-0000000000f1';
 const failedRun = (eventType: 'START' | 'FAIL', minute: number) => ({
   eventType,
   eventTime: `2026-11-20T06:${String(minute).padStart(2, '0')}:00Z`,
   producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark',
   schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-  run: { runId: '0193a1b2-0000-7000-8000-0000000000f1', ...(eventType === 'FAIL' ? { facets: { errorMessage: { _producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark', _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/ErrorMessageRunFacet.json#/$defs/ErrorMessageRunFacet', message: 'Oven on fire', programmingLanguage: 'python' } } } : {}) },
+  run: { runId: FAILED_RUN, ...(eventType === 'FAIL' ? { facets: { errorMessage: { _producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.19.0/integration/spark', _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/ErrorMessageRunFacet.json#/$defs/ErrorMessageRunFacet', message: 'Oven on fire', programmingLanguage: 'python' } } } : {}) },
   job: { namespace: 'grandmas.kitchen', name: 'bake_apple_pie' },
   inputs: [{ namespace: 'grandmas.kitchen', name: 'apple.filling' }],
   outputs: [{ namespace: 'grandmas.kitchen', name: 'apple.pie' }],
 });
+
+/** Earlier bakes of the same pie, for a run history with a few durations: START and COMPLETE. */
+const earlierBake = (day: number, minutes: number): object[] =>
+  (['START', 'COMPLETE'] as const).map((eventType, i) => ({
+    ...failedRun('START', 0),
+    eventType,
+    eventTime: new Date(Date.UTC(2026, 10, day, 6, i * minutes)).toISOString(),
+    run: { runId: `0193a1b2-0000-7000-8000-0000000000${String(day).padStart(2, '0')}` },
+  }));
 
 const home = tempHome('screenshots');
 const stack = await startStackProcess(home);
@@ -36,6 +47,7 @@ try {
     fetch(`${stack.baseUrl}/api/v1/lineage`, { method: 'POST', headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' }, body });
   const dir = readdirSync(apples, { withFileTypes: true }).length ? apples : fallbackApples;
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) await post(readFileSync(path.join(dir, file), 'utf8'));
+  for (const [day, minutes] of [[14, 31], [15, 28], [16, 35], [17, 30], [18, 42], [19, 33]] as const) for (const event of earlierBake(day, minutes)) await post(JSON.stringify(event));
   await post(JSON.stringify(failedRun('START', 0)));
   await post(JSON.stringify(failedRun('FAIL', 7)));
   // lakeline's own lineage: a routed query records START and COMPLETE for its job.
@@ -64,6 +76,25 @@ try {
   await page.getByTestId('event-detail').waitFor();
   await shot('event-detail');
   await page.keyboard.press('Escape');
+
+  // The lineage read model follows the events asynchronously: wait until the failed run is in it.
+  const pie = `job:grandmas.kitchen:bake_apple_pie`;
+  for (let tries = 0; tries < 200; tries += 1) {
+    const graph = await fetch(`${stack.baseUrl}/api/v1/lineage?nodeId=${encodeURIComponent(pie)}`, { headers: { authorization: `Bearer ${stack.apiKey}` } });
+    if (graph.ok && JSON.stringify(await graph.json()).includes('FAILED')) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent('job:grandmas.kitchen:prepare_apple_filling')}`);
+  await page.locator(`.react-flow__node[data-id="${pie}"]`).waitFor();
+  await page.locator(`.react-flow__node[data-id="job:grandmas.kitchen:gather_apples"]`).click();
+  await page.getByTestId('panel-latest-run').waitFor();
+  await shot('lineage-graph');
+  await page.goto(`${stack.baseUrl}/jobs?namespace=grandmas.kitchen&job=bake_apple_pie`);
+  await page.getByTestId('duration-chart').waitFor();
+  await shot('job-runs');
+  await page.goto(`${stack.baseUrl}/lineage-runs/${FAILED_RUN}`);
+  await page.getByTestId('run-events').waitFor();
+  await shot('run', true);
 
   await page.goto(`${stack.baseUrl}/tables?namespace=tpch`);
   await page.locator('[data-namespace="tpch"]').waitFor();

@@ -1,7 +1,7 @@
 /**
  * @module console-page
  * Steps the browser suites share: open the console, sign in through its form, fill the query
- * editor, read a table's cells.
+ * editor, read a table's cells, wait for a drawn lineage graph.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -31,3 +31,19 @@ export const tableCells = async (table: Locator): Promise<string[][]> =>
 export const browserStorage = async (page: Page): Promise<{ session: string[]; local: number; cookies: string }> =>
   // A string expression: it runs in the page, whose DOM globals the test's Node types do not declare.
   page.evaluate('({ session: Object.values(sessionStorage), local: localStorage.length, cookies: document.cookie })');
+
+/**
+ * Resolves once the page shows `nodes` React Flow nodes and `edges` edges (a function, not a string:
+ * the console's CSP forbids eval, which a string predicate would need).
+ */
+export const waitForDrawnGraph = async (page: Page, nodes: number, edges: number, timeout = 30_000): Promise<void> => {
+  await page.waitForFunction(
+    ([n, e]) => {
+      // It runs in the page, whose DOM globals the test's Node types do not declare.
+      const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document;
+      return doc.querySelectorAll('.react-flow__node').length === n && doc.querySelectorAll('.react-flow__edge').length === e;
+    },
+    [nodes, edges] as const,
+    { timeout },
+  );
+};

@@ -7,7 +7,28 @@
  */
 import type { Credentials } from './credentials.ts';
 import { apiErrorOf } from './errors.ts';
-import type { EventsParams, LineageEvent, QueryRequest, QueryResponse, Run, TableDescription, TableSummary } from './types.ts';
+import type {
+  ColumnLineage,
+  ColumnLineageParams,
+  Dataset,
+  DatasetVersions,
+  EventsParams,
+  JobRuns,
+  Lineage,
+  LineageEvent,
+  LineageJob,
+  LineageJobs,
+  LineageParams,
+  LineageRun,
+  Namespaces,
+  QueryRequest,
+  QueryResponse,
+  Run,
+  SearchParams,
+  SearchResults,
+  TableDescription,
+  TableSummary,
+} from './types.ts';
 
 export type { Credentials };
 
@@ -32,6 +53,14 @@ const query = (params: Record<string, string | number | undefined>): string => {
   const text = search.toString();
   return text ? `?${text}` : '';
 };
+
+/** A page of a listing (`limit` 1..1000, `offset`). */
+export interface Page {
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+const namespacePath = (namespace: string): string => `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
 
 /** The API as one signed-in caller. */
 export const createApiClient = (credentials: Credentials) => {
@@ -66,9 +95,31 @@ export const createApiClient = (credentials: Credentials) => {
     query: (request: QueryRequest, options?: CallOptions) => call<QueryResponse>('POST', '/api/v1/query', request, options),
     /** `GET /api/v1/runs/{run_id}`: a run's state, and a page of a finished batch read's rows. */
     run: (runId: string, page: { offset?: number; limit?: number } = {}, options?: CallOptions) =>
-      call<Run>('GET', `/api/v1/runs/${encodeURIComponent(runId)}${query(page)}`, undefined, options),
+      call<Run>('GET', `/api/v1/runs/${encodeURIComponent(runId)}${query({ ...page })}`, undefined, options),
     /** `POST /api/v1/runs/{run_id}/abort`. */
     abortRun: (runId: string, options?: CallOptions) => call<Run>('POST', `/api/v1/runs/${encodeURIComponent(runId)}/abort`, undefined, options),
+    /** `GET /api/v1/lineage`: the graph around a node (or one run's graph). */
+    lineage: (params: LineageParams, options?: CallOptions) => call<Lineage>('GET', `/api/v1/lineage${query({ ...params })}`, undefined, options),
+    /** `GET /api/v1/column-lineage`: the column graph of a dataset or one of its fields. */
+    columnLineage: (params: ColumnLineageParams, options?: CallOptions) => call<ColumnLineage>('GET', `/api/v1/column-lineage${query({ ...params })}`, undefined, options),
+    /** `GET /api/v1/search`: jobs and datasets whose names hold `q`. */
+    search: (params: SearchParams, options?: CallOptions) => call<SearchResults>('GET', `/api/v1/search${query({ ...params })}`, undefined, options),
+    /** `GET /api/v1/namespaces`. */
+    namespaces: (page: Page = {}, options?: CallOptions) => call<Namespaces>('GET', `/api/v1/namespaces${query({ ...page })}`, undefined, options),
+    /** `GET /api/v1/namespaces/{namespace}/jobs`. */
+    jobs: (namespace: string, page: Page = {}, options?: CallOptions) => call<LineageJobs>('GET', `${namespacePath(namespace)}/jobs${query({ ...page })}`, undefined, options),
+    /** `GET /api/v1/namespaces/{namespace}/jobs/{job}`. */
+    job: (namespace: string, job: string, options?: CallOptions) => call<LineageJob>('GET', `${namespacePath(namespace)}/jobs/${encodeURIComponent(job)}`, undefined, options),
+    /** `GET /api/v1/namespaces/{namespace}/jobs/{job}/runs` (newest first). */
+    jobRuns: (namespace: string, job: string, page: Page = {}, options?: CallOptions) =>
+      call<JobRuns>('GET', `${namespacePath(namespace)}/jobs/${encodeURIComponent(job)}/runs${query({ ...page })}`, undefined, options),
+    /** `GET /api/v1/namespaces/{namespace}/datasets/{dataset}`. */
+    dataset: (namespace: string, dataset: string, options?: CallOptions) => call<Dataset>('GET', `${namespacePath(namespace)}/datasets/${encodeURIComponent(dataset)}`, undefined, options),
+    /** `GET /api/v1/namespaces/{namespace}/datasets/{dataset}/versions` (newest first). */
+    datasetVersions: (namespace: string, dataset: string, page: Page = {}, options?: CallOptions) =>
+      call<DatasetVersions>('GET', `${namespacePath(namespace)}/datasets/${encodeURIComponent(dataset)}/versions${query({ ...page })}`, undefined, options),
+    /** `GET /api/v1/lineage-runs/{runId}`: a run with its events merged, its parent and children. */
+    lineageRun: (runId: string, options?: CallOptions) => call<LineageRun>('GET', `/api/v1/lineage-runs/${encodeURIComponent(runId)}`, undefined, options),
   };
 };
 

@@ -1,7 +1,7 @@
 /**
  * @module app/nav
- * The console's navigation: every top-level page, in order. Lineage and Jobs are the places the
- * lineage graph API (issue 14) fills in; their pages say so until it exists.
+ * The console's navigation: every top-level page, in order. Lineage and Jobs are drawn from the
+ * lineage graph API; a dataset's and a run's pages are reached from them.
  */
 
 /** One entry of the navigation bar. */

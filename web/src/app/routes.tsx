@@ -9,6 +9,7 @@ import { Progress } from '../components/progress.tsx';
 import { DatasetPage } from '../pages/datasets/dataset-page.tsx';
 import { EventsPage } from '../pages/events/events-page.tsx';
 import { JobsPage } from '../pages/jobs/jobs-page.tsx';
+import { RunPage } from '../pages/jobs/run-page.tsx';
 import { LineagePage } from '../pages/lineage/lineage-page.tsx';
 import { NotFoundPage } from '../pages/not-found.tsx';
 import { SignInPage } from '../pages/sign-in/sign-in-page.tsx';
@@ -39,10 +40,10 @@ export const createRouter = () =>
           ),
         },
         { path: 'lineage', element: <LineagePage /> },
+        // Jobs and datasets travel in the query string: their names hold dots (pages/lineage/lineage-links.ts).
         { path: 'jobs', element: <JobsPage /> },
-        { path: 'jobs/:namespace', element: <JobsPage /> },
-        { path: 'jobs/:namespace/:job', element: <JobsPage /> },
-        { path: 'datasets/:namespace/:name', element: <DatasetPage /> },
+        { path: 'lineage-runs/:runId', element: <RunPage /> },
+        { path: 'datasets', element: <DatasetPage /> },
         { path: '*', element: <NotFoundPage /> },
       ],
     },
