@@ -79,3 +79,37 @@ export const startStackProcess = (home: string, port = 0, extraEnv: Record<strin
       else if (!stopping) console.error(`local stack on ${home} exited unexpectedly (code ${code}, signal ${signal}); its last stderr:\n${err}`);
     });
   });
+
+/** Stacks on one home that a suite starts, crashes and starts again (restart and crash-safety suites). */
+export interface CrashableStacks {
+  /** Starts a stack on the home. */
+  start(): Promise<StackProcess>;
+  /** A crash: SIGKILL, no clean shutdown (and nothing left to stop afterwards). */
+  crash(stack: StackProcess): Promise<void>;
+  /** Stops every stack still running (for `afterAll`). */
+  stopAll(): Promise<void>;
+}
+
+/** Stacks on `home`, each started with `extraEnv`. */
+export const crashableStacks = (home: string, extraEnv: Record<string, string> = {}): CrashableStacks => {
+  const running: StackProcess[] = [];
+  const alive = (stack: StackProcess): boolean => stack.child.exitCode === null && stack.child.signalCode === null;
+  return {
+    start: async () => {
+      const stack = await startStackProcess(home, 0, extraEnv);
+      running.push(stack);
+      return stack;
+    },
+    crash: (stack) => {
+      running.splice(running.indexOf(stack), 1);
+      return new Promise((resolve) => {
+        if (!alive(stack)) return resolve();
+        stack.child.once('exit', () => resolve());
+        stack.child.kill('SIGKILL');
+      });
+    },
+    stopAll: async () => {
+      for (const stack of running) if (alive(stack)) await stack.stop();
+    },
+  };
+};

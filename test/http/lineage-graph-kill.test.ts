@@ -5,34 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startStackProcess, tempHome, type StackProcess } from '../helpers/local-stack-process.ts';
+import { crashableStacks, tempHome } from '../helpers/local-stack-process.ts';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
 import { lineageApi } from './lineage-api.ts';
 import { eventually, graphApi } from './lineage-graph-api.ts';
 
 const home = tempHome('lineage-kill');
-const stacks: StackProcess[] = [];
+const { start, crash, stopAll } = crashableStacks(home, { LAKELINE_DEMO_DATA: '0' });
+
+afterAll(stopAll);
+
+/** Acknowledged events the crash must not lose. */
 const EVENTS = 1_000;
-
-const start = async (): Promise<StackProcess> => {
-  const stack = await startStackProcess(home, 0, { LAKELINE_DEMO_DATA: '0' });
-  stacks.push(stack);
-  return stack;
-};
-
-/** A crash: SIGKILL, no clean shutdown. */
-const crash = (stack: StackProcess): Promise<void> => {
-  stacks.splice(stacks.indexOf(stack), 1);
-  return new Promise((resolve) => {
-    if (stack.child.exitCode !== null || stack.child.signalCode !== null) return resolve();
-    stack.child.once('exit', () => resolve());
-    stack.child.kill('SIGKILL');
-  });
-};
-
-afterAll(async () => {
-  for (const stack of stacks) if (stack.child.exitCode === null && stack.child.signalCode === null) await stack.stop();
-});
 
 describe('killing the local stack between the event writes and the model update', () => {
   it('Should have every acknowledged event in the graph after the next start, without a rebuild', async () => {

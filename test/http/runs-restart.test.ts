@@ -6,32 +6,14 @@
  * its commit ends COMPLETE (its outcome follows the catalog). Never RUNNING forever.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { startStackProcess, tempHome, type StackProcess } from '../helpers/local-stack-process.ts';
+import { crashableStacks, tempHome } from '../helpers/local-stack-process.ts';
 import { routedApi } from './routed-api.ts';
 import { SPARK_RUN_TIMEOUT_MS, sparkApi, sparkPids } from './spark-client.ts';
 
 const home = tempHome('spark-restart');
-const stacks: StackProcess[] = [];
+const { start, crash, stopAll } = crashableStacks(home);
 
-const start = async (): Promise<StackProcess> => {
-  const stack = await startStackProcess(home);
-  stacks.push(stack);
-  return stack;
-};
-
-/** A crash: SIGKILL, no clean shutdown (and nothing left to stop afterwards). */
-const crash = (stack: StackProcess): Promise<void> => {
-  stacks.splice(stacks.indexOf(stack), 1);
-  return new Promise((resolve) => {
-    if (stack.child.exitCode !== null || stack.child.signalCode !== null) return resolve();
-    stack.child.once('exit', () => resolve());
-    stack.child.kill('SIGKILL');
-  });
-};
-
-afterAll(async () => {
-  for (const stack of stacks) if (stack.child.exitCode === null && stack.child.signalCode === null) await stack.stop();
-});
+afterAll(stopAll);
 
 describe('restarting the local stack while Spark runs are active', () => {
   it('Should re-attach a run whose Spark process survived, and end COMPLETE', async () => {
