@@ -27,7 +27,7 @@ import {
   type ModelEvent,
 } from './merge.ts';
 import type { DatasetSetAdd, IndexEntry, LineageModel, LineageModelStore, Versioned } from './ports.ts';
-import { ordOf, type DatasetRecord, type DatasetRef, type JobHeadRecord, type NamespaceRecord, type RunRecord } from './records.ts';
+import { emptyJobHead, ordOf, type DatasetRecord, type DatasetRef, type JobHeadRecord, type NamespaceRecord, type RunRecord } from './records.ts';
 
 /** What applying a batch did, for logs and benchmarks. */
 export interface ApplySummary {
@@ -450,20 +450,7 @@ async function nextHead(
     current = best ? { ord: ordOf(best.run), runId: best.run.runId, runRev: best.rev } : null;
     content = best?.run;
   }
-  const base: JobHeadRecord = previous ?? {
-    jobId,
-    namespace: times.job.namespace,
-    name: times.job.name,
-    createdAt: times.min,
-    updatedAt: times.max,
-    current: null,
-    inputs: [],
-    outputs: [],
-    run: null,
-    jobFacets: {},
-    parent: null,
-    type: 'BATCH',
-  };
+  const base: JobHeadRecord = previous ?? emptyJobHead(jobId, times.job, times.min, times.max);
   return {
     ...base,
     ...(content ? currentVersionOf(content) : current === null ? { inputs: [], outputs: [], run: null, jobFacets: {}, parent: null, type: 'BATCH' as const } : {}),

@@ -17,7 +17,7 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import { latestLiveRun } from './apply.ts';
 import { datasetIdOf, datasetNodeId, datasetVersionIdOf, jobIdOf, jobNodeId, type NodeId, type QualifiedName } from './ids.ts';
 import type { LineageModel, LineageModelStore } from './ports.ts';
-import { ordOf, type DatasetLinks, type DatasetNode, type DatasetRef, type JobHeadRecord, type RunRecord } from './records.ts';
+import { emptyJobHead, ordOf, type DatasetLinks, type DatasetNode, type DatasetRef, type JobHeadRecord, type RunRecord } from './records.ts';
 import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import {
   compareNames,
@@ -340,20 +340,7 @@ async function runGraph(model: LineageModel, runId: string, nodeId: NodeId | und
   const [head, readVersions] = await Promise.all([model.getJobHeads([jobIdOf(run.job)]), readVersionsOf(model, resolver, run)]);
   const headRecord = head.get(jobIdOf(run.job))?.value;
   const versions = runDatasetVersions(run, readVersions);
-  const jobHead: JobHeadRecord = headRecord ?? {
-    jobId: jobIdOf(run.job),
-    namespace: run.job.namespace,
-    name: run.job.name,
-    createdAt: run.t0,
-    updatedAt: run.tMax,
-    current: null,
-    inputs: [],
-    outputs: [],
-    run: null,
-    jobFacets: {},
-    parent: null,
-    type: 'BATCH',
-  };
+  const jobHead: JobHeadRecord = headRecord ?? emptyJobHead(jobIdOf(run.job), run.job, run.t0, run.tMax);
   const nameOf = (id: string, entry: QualifiedName): QualifiedName => groups.get(id)?.name ?? entry;
   const inputNames = Object.entries(run.inputs).map(([id, e]) => nameOf(id, e));
   const outputNames = Object.entries(run.outputs).map(([id, e]) => nameOf(id, e));

@@ -101,6 +101,22 @@ export interface JobHeadRecord extends QualifiedName {
   readonly type: JobType;
 }
 
+/** A job's head before any of its runs is applied: known by name and times, no current version. */
+export const emptyJobHead = (jobId: string, job: QualifiedName, createdAt: string, updatedAt: string): JobHeadRecord => ({
+  jobId,
+  namespace: job.namespace,
+  name: job.name,
+  createdAt,
+  updatedAt,
+  current: null,
+  inputs: [],
+  outputs: [],
+  run: null,
+  jobFacets: {},
+  parent: null,
+  type: 'BATCH',
+});
+
 /** A parent run (`parent` run facet): the run, when given as a UUID, and its job. */
 export interface ParentRef extends QualifiedName {
   readonly runId: string | null;
