@@ -46,7 +46,9 @@ export const ensureConsoleBuilt = ({ quiet = false } = {}) => {
   execFileSync(process.execPath, [vite, 'build', '--config', path.join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'], {
     cwd: root,
     stdio: quiet ? ['ignore', 'pipe', 'inherit'] : 'inherit',
-    env: { ...process.env, NO_COLOR: '1' },
+    // Always the production build: run from vitest's global set-up NODE_ENV is `test`, and Vite
+    // then bundles React's development build (a larger first page, and not what is deployed).
+    env: { ...process.env, NO_COLOR: '1', NODE_ENV: 'production' },
   });
   writeFileSync(CONSOLE_BUILD_STAMP, `${hash}\n`);
   // stderr: `cdk synth` prints the template on stdout.
