@@ -12,6 +12,10 @@
  * a local stack started on the benchmark's home (authorizer, handler, JSON and all), the model
  * loaded under the stack's demo organization.
  *
+ * Graphs are measured side by side over the same start nodes: over the store, without the readers'
+ * record cache and with it (a first pass from a fresh process, then a second pass); through HTTP,
+ * the stack's first pass and second pass.
+ *
  * Options (env): BENCH_EVENTS (200000), BENCH_PIPELINES (250), BENCH_DOMAINS (20), BENCH_REQUESTS
  * (requests per query kind, 100), BENCH_BATCH (events per consumer batch, 1000), BENCH_CONSUMERS
  * (batches applied at once, 4), BENCH_HOME (keep the loaded store there; a later run with the same
@@ -219,8 +223,8 @@ const counting = (doc: DynamoDBDocumentClient) => {
 
 const ms = (v: number) => v.toFixed(1).padStart(7);
 
-async function measure(label: string, target: number, requests: number, query: (i: number) => Promise<number>): Promise<void> {
-  for (let i = 0; i < 3; i++) await query(requests + i); // warm-up: code paths and caches
+async function measure(label: string, target: number, requests: number, query: (i: number) => Promise<number>, warmUp = 3): Promise<void> {
+  for (let i = 0; i < warmUp; i++) await query(requests + i); // warm-up: code paths (and caches, unless the pass is meant cold)
   const latencies: number[] = [];
   const sizes: number[] = [];
   for (let i = 0; i < requests; i++) {
@@ -302,8 +306,9 @@ try {
     console.log(`reusing the model loaded in ${home}`);
   }
 
-  const store = new DynamoLineageModelStore(doc, table);
-  const queries = stack ? httpQueries(stack.baseUrl, stack.apiKey) : storeQueries(store, ORG);
+  const uncached = new DynamoLineageModelStore(doc, table, { records: { maxEntries: 0 } });
+  const cached = new DynamoLineageModelStore(doc, table);
+  const queries = stack ? httpQueries(stack.baseUrl, stack.apiKey) : storeQueries(cached, ORG);
   console.log(stack ? `queries through the local gateway at ${stack.baseUrl}` : 'queries through the use cases over the store');
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const startNode = (): string => {
@@ -322,8 +327,27 @@ try {
   };
   const requests = Math.max(10, REQUESTS);
   console.log(`\nqueries (one client, ${requests} requests each, random start nodes; answer size = nodes, or results for search):`);
-  await measure('graph depth 5', 100, requests, async () => (await queries.lineage({ nodeId: startNode(), depth: '5' })).graph.length);
-  await measure('graph depth 20', 500, Math.ceil(requests / 2), async () => (await queries.lineage({ nodeId: startNode(), depth: '20' })).graph.length);
+  // The same start nodes for every pass, warm-up requests included.
+  const newStarts = () => ({ depth5: Array.from({ length: requests + 3 }, startNode), depth20: Array.from({ length: Math.ceil(requests / 2) + 3 }, startNode) });
+  let starts = newStarts();
+  const graphPass = async (label: string, pass: GraphQueries, warmUp: number) => {
+    await measure(`graph depth 5, ${label}`, 100, requests, async (i) => (await pass.lineage({ nodeId: starts.depth5[i] as string, depth: '5' })).graph.length, warmUp);
+    await measure(`graph depth 20, ${label}`, 500, Math.ceil(requests / 2), async (i) => (await pass.lineage({ nodeId: starts.depth20[i] as string, depth: '20' })).graph.length, warmUp);
+  };
+  // The second pass starts from other random nodes: it shows a process that has served graphs
+  // before, not the same requests repeated.
+  if (stack) {
+    await graphPass('first pass', queries, 0);
+    starts = newStarts();
+    await graphPass('second pass', queries, 0);
+  } else {
+    const heapBefore = process.memoryUsage().heapUsed;
+    await graphPass('no record cache', storeQueries(uncached, ORG), 3);
+    await graphPass('cache, first pass', queries, 0);
+    starts = newStarts();
+    await graphPass('cache, second pass', queries, 0);
+    console.log(`  heap used after the passes: ${((process.memoryUsage().heapUsed - heapBefore) / 1_048_576).toFixed(0)} MB more than before them (the record cache, ${jobs.length} jobs and ${datasets} dataset names at most)`);
+  }
   await measure('graph depth 5 upstream', 100, requests, async () => (await queries.lineage({ nodeId: startNode(), depth: '5', direction: 'upstream' })).graph.length);
   await measure('column lineage depth 5', 100, requests, async () => {
     const w = pick(jobs);

@@ -158,6 +158,8 @@ export const LINEAGE_TABLE: TableDefinition = {
       projection: ['st', 'sn', 'sm', 'su', 'sa'],
     },
   ],
+  // Only the change log readers' caches follow carries it (entries live a day).
+  ttlAttribute: 'expiresAt',
   envName: 'LAKELINE_LINEAGE_TABLE',
 };
 

@@ -25,7 +25,7 @@ import { APPLES, exampleEvents, newRunId, runEvent, seeded, shuffled } from '../
 const client = localDynamoClient(inject('stack').dynamodbEndpoint);
 const doc = createDocumentClient(client);
 const table = localTableName(LINEAGE_TABLE);
-const newStore = (d: DynamoDBDocumentClient = doc, now: () => number = Date.now) => new DynamoLineageModelStore(d, table, { generationCacheMs: 0, search: { minIntervalMs: 0, now }, now });
+const newStore = (d: DynamoDBDocumentClient = doc, now: () => number = Date.now) => new DynamoLineageModelStore(d, table, { generationCacheMs: 0, search: { minIntervalMs: 0, now }, records: { minIntervalMs: 0 }, now });
 
 afterAll(() => client.destroy());
 

@@ -296,6 +296,10 @@ export class MemoryLineageModel implements LineageModel {
     return MemoryLineageModel.page(visible, page);
   }
 
+  async publishChanges(): Promise<void> {
+    // Nothing caches this model's records.
+  }
+
   async searchEntries() {
     await this.enter('searchEntries');
     const minute = (t: string) => (t === '' ? '' : `${t.slice(0, 16)}:00.000000+00:00`);

@@ -21,6 +21,7 @@
  * | job listing | `P#NSJ#<nsId>` | `<name>\u0001<jobId>` | consumer | jobs of a namespace |
  * | dataset listing | `P#NSD#<nsId>` | `<name>\u0001<datasetId>` | consumer | datasets of a namespace |
  * | blob chunk | `P#B#<sha256>` | `<index>` | consumer (before the item naming it) | unpacking a large body |
+ * | change entry | `P#CHG` | `<ISO time>#<uuid>` | consumer, once per batch (after its writes; TTL 1 day) | readers' record caches |
  *
  * Names in sort keys are cut to {@link NAME_KEY_BYTES} bytes (DynamoDB allows 1,024); ids make
  * them unique, and a cut name still sorts by its first 600 bytes.
@@ -51,6 +52,8 @@ export const namespacesPk = (scope: string): string => `${scope}#NS`;
 export const jobListingPk = (scope: string, namespaceId: string): string => `${scope}#NSJ#${namespaceId}`;
 export const datasetListingPk = (scope: string, namespaceId: string): string => `${scope}#NSD#${namespaceId}`;
 export const blobPk = (scope: string, sha: string): string => `${scope}#B#${sha}`;
+/** The change log readers' record caches follow (one entry per consumer batch, sorted by time; see `lineage-record-cache.ts`). */
+export const changeLogPk = (scope: string): string => `${scope}#CHG`;
 /** The search index partition of an entity (4 shards per org generation). */
 export const searchPk = (scope: string, id: string): string => `${scope}#S#${Number.parseInt(id.slice(0, 2), 16) % SEARCH_SHARDS}`;
 

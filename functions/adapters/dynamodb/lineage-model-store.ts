@@ -50,6 +50,7 @@ import {
   versionOrderKey,
   type BlobChunk,
 } from './lineage-items.ts';
+import { LineageRecordCache, type RecordCacheOptions } from './lineage-record-cache.ts';
 import { LineageSearchCache, searchStamp, type SearchCacheOptions } from './lineage-search-cache.ts';
 
 type Item = Record<string, unknown>;
@@ -101,6 +102,8 @@ export interface DynamoLineageModelStoreOptions {
   /** Single-item requests in flight. @default 32 */
   readonly writeConcurrency?: number;
   readonly search?: SearchCacheOptions;
+  /** Readers' cache of job heads and dataset nodes (`maxEntries: 0` turns it off). */
+  readonly records?: RecordCacheOptions;
   /** The clock (search stamps, caches). @default Date.now */
   readonly now?: () => number;
 }
@@ -116,6 +119,7 @@ interface Meta {
 /** DynamoDB-backed {@link LineageModelStore}. */
 export class DynamoLineageModelStore implements LineageModelStore {
   private readonly search: LineageSearchCache;
+  private readonly records: LineageRecordCache;
   private readonly gate: Gate;
   private readonly metas = new Map<string, { meta: Meta; at: number }>();
   private readonly seen = new SearchStamps();
@@ -129,6 +133,7 @@ export class DynamoLineageModelStore implements LineageModelStore {
     options: DynamoLineageModelStoreOptions = {},
   ) {
     this.search = new LineageSearchCache(doc, tableName, options.search);
+    this.records = new LineageRecordCache(doc, tableName, { ...(options.now ? { now: options.now } : {}), ...options.records });
     this.gate = new Gate(options.writeConcurrency ?? 32);
     this.generationCacheMs = options.generationCacheMs ?? 1_000;
     this.now = options.now ?? Date.now;
@@ -167,7 +172,7 @@ export class DynamoLineageModelStore implements LineageModelStore {
    * half the read units, a few milliseconds behind at most.
    */
   private modelAt(orgId: string, generation: number, consistentReads: boolean): DynamoLineageModel {
-    return new DynamoLineageModel(this.doc, this.tableName, scopeOf(orgId, generation), this.gate, this.search, this.seen, this.now, this.columnLineageRefs, consistentReads);
+    return new DynamoLineageModel(this.doc, this.tableName, scopeOf(orgId, generation), this.gate, this.search, this.records, this.seen, this.now, this.columnLineageRefs, consistentReads);
   }
 
   async model(orgId: string): Promise<LineageModel> {
@@ -198,7 +203,10 @@ export class DynamoLineageModelStore implements LineageModelStore {
       if (await this.writeMeta(orgId, { current: generation, building: null, highest: meta.highest }, meta.rev)) break;
     }
     this.metas.delete(orgId);
-    for (let g = 1; g < generation; g++) this.search.drop(scopeOf(orgId, g));
+    for (let g = 1; g < generation; g++) {
+      this.search.drop(scopeOf(orgId, g));
+      this.records.drop(scopeOf(orgId, g));
+    }
     await this.deleteGenerationsBefore(orgId, generation);
   }
 
@@ -267,14 +275,21 @@ const searchFields = (type: 'J' | 'D', name: QualifiedName, updatedAt: string, a
   return { fields, signature: JSON.stringify([fields.sn, fields.sm, fields.su, fields.sa ?? null]) };
 };
 
-/** One org generation of the model. */
+/**
+ * One org generation of the model. A reader's model (eventually consistent reads) serves job heads
+ * and dataset nodes through the process's record cache; a consumer's (strongly consistent) reads
+ * the store every time and notes every job and dataset it reads or writes, for `publishChanges`.
+ */
 export class DynamoLineageModel implements LineageModel {
+  private readonly touched = { jobIds: new Set<string>(), datasetIds: new Set<string>() };
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly scope: string,
     private readonly gate: Gate,
     private readonly search: LineageSearchCache,
+    private readonly records: LineageRecordCache,
     private readonly stamps: SearchStamps,
     private readonly now: () => number,
     private readonly columnLineageRefs: ColumnLineageRefs,
@@ -347,6 +362,29 @@ export class DynamoLineageModel implements LineageModel {
     return count;
   }
 
+  // ---- what a consumer touched, for readers' caches ----
+
+  /**
+   * A consumer notes every job and dataset it reads, not only those it writes: a batch applied
+   * again after a crash between its writes and this call finds nothing left to write, but reads
+   * the same records, so it names them again.
+   */
+  private noteJobs(jobIds: readonly string[]): void {
+    if (this.consistentReads) for (const id of jobIds) this.touched.jobIds.add(id);
+  }
+
+  private noteDatasets(datasetIds: readonly string[]): void {
+    if (this.consistentReads) for (const id of datasetIds) this.touched.datasetIds.add(id);
+  }
+
+  async publishChanges(): Promise<void> {
+    if (this.touched.jobIds.size + this.touched.datasetIds.size === 0) return;
+    const changed = { jobIds: new Set(this.touched.jobIds), datasetIds: new Set(this.touched.datasetIds) };
+    this.touched.jobIds.clear();
+    this.touched.datasetIds.clear();
+    await this.records.publish(this.scope, changed);
+  }
+
   // ---- runs ----
 
   async getRuns(runIds: readonly string[]): Promise<Map<string, Versioned<RunRecord>>> {
@@ -371,6 +409,12 @@ export class DynamoLineageModel implements LineageModel {
   // ---- job heads ----
 
   async getJobHeads(jobIds: readonly string[]): Promise<Map<string, Versioned<JobHeadRecord>>> {
+    if (!this.consistentReads) return this.records.read(this.scope, 'J', jobIds, (ids) => this.readJobHeads(ids));
+    this.noteJobs(jobIds);
+    return this.readJobHeads(jobIds);
+  }
+
+  private async readJobHeads(jobIds: readonly string[]): Promise<Map<string, Versioned<JobHeadRecord>>> {
     const items = await this.getItems(jobIds.map((id) => headKey(this.scope, id)));
     const out = new Map<string, Versioned<JobHeadRecord>>();
     await Promise.all(
@@ -389,6 +433,7 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   async getJobLinks(jobIds: readonly string[]): Promise<Map<string, JobHeadLinks>> {
+    this.noteJobs(jobIds);
     const items = await this.getItems(jobIds.map((id) => headKey(this.scope, id)), ['pk', 'sk', ...packedNames('i')]);
     const out = new Map<string, JobHeadLinks>();
     await Promise.all(
@@ -404,6 +449,7 @@ export class DynamoLineageModel implements LineageModel {
   async putJobHead(head: JobHeadRecord, expectedRev: number | null): Promise<number | null> {
     const { jobId, namespace, name, current, inputs, outputs, updatedAt, ...body } = head;
     const links: JobHeadLinks = { jobId, namespace, name, current, inputs, outputs, updatedAt };
+    this.noteJobs([jobId]);
     const packedLinks = pack(this.scope, 'i', links, INLINE.headLinks);
     const packedBody = pack(this.scope, 'b', body, INLINE.headBody);
     await this.writeChunks([...packedLinks.chunks, ...packedBody.chunks]);
@@ -418,6 +464,7 @@ export class DynamoLineageModel implements LineageModel {
   // ---- datasets ----
 
   async getDatasets(datasetIds: readonly string[]): Promise<Map<string, Versioned<DatasetRecord>>> {
+    this.noteDatasets(datasetIds);
     const items = await this.getItems(datasetIds.map((id) => datasetKey(this.scope, id)));
     const columnLineage = await this.columnLineageOf(items.values());
     const out = new Map<string, Versioned<DatasetRecord>>();
@@ -465,6 +512,7 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   async putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null> {
+    this.noteDatasets([record.datasetId]);
     const { columnLineage, schema, ...otherFacets } = record.facets;
     const parts = [pack(this.scope, 'b', { ...record, facets: otherFacets }, INLINE.datasetBody), pack(this.scope, 'h', schema ?? null, INLINE.schema)];
     const key = datasetKey(this.scope, record.datasetId);
@@ -570,11 +618,18 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   async getDatasetLinks(datasetIds: readonly string[]): Promise<Map<string, DatasetLinks>> {
+    this.noteDatasets(datasetIds);
     const found = await this.readLinks(datasetIds, []);
     return new Map([...found].map(([id, { links }]) => [id, links]));
   }
 
   async getDatasetNodes(datasetIds: readonly string[]): Promise<Map<string, DatasetNode>> {
+    if (!this.consistentReads) return this.records.read(this.scope, 'D', datasetIds, (ids) => this.readDatasetNodes(ids));
+    this.noteDatasets(datasetIds);
+    return this.readDatasetNodes(datasetIds);
+  }
+
+  private async readDatasetNodes(datasetIds: readonly string[]): Promise<Map<string, DatasetNode>> {
     const found = await this.readLinks(datasetIds, [...packedNames('b'), ...packedNames('h')]);
     const out = new Map<string, DatasetNode>();
     await Promise.all(
@@ -586,6 +641,7 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   async getDatasetColumnLineage(datasetIds: readonly string[]): Promise<Map<string, DatasetColumnLineage>> {
+    this.noteDatasets(datasetIds);
     const found = await this.readLinks(datasetIds, ['cr', ...packedNames('h')]);
     const columnLineage = await this.columnLineageOf([...found.values()].map((f) => f.item));
     const out = new Map<string, DatasetColumnLineage>();
@@ -599,6 +655,7 @@ export class DynamoLineageModel implements LineageModel {
   }
 
   async addToDatasetSets(adds: readonly DatasetSetAdd[]): Promise<void> {
+    this.noteDatasets(adds.map((a) => a.datasetId));
     const merged = new Map<string, DatasetSetAdd & { members: string[] }>();
     for (const add of adds) {
       const key = `${add.datasetId}|${add.set}`;

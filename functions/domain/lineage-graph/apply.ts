@@ -67,8 +67,24 @@ interface Counters {
   conflicts: number;
 }
 
-/** Applies stored events to one model (one generation). See {@link applyEventsToLineageModel}. */
+/**
+ * Applies stored events to one model (one generation), then tells readers which records it touched
+ * — also when it fails part way, since what it wrote before failing stays. See
+ * {@link applyEventsToLineageModel}.
+ */
 export async function applyEventsToModel(model: LineageModel, events: readonly ModelEvent[]): Promise<ApplySummary> {
+  let summary: ApplySummary;
+  try {
+    summary = await mergeEvents(model, events);
+  } catch (err) {
+    await model.publishChanges().catch(() => undefined);
+    throw err;
+  }
+  await model.publishChanges();
+  return summary;
+}
+
+async function mergeEvents(model: LineageModel, events: readonly ModelEvent[]): Promise<ApplySummary> {
   const unique = [...new Map(events.map((e) => [e.id, e])).values()];
   const counters: Counters = { conflicts: 0 };
 

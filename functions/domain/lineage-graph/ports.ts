@@ -122,6 +122,13 @@ export interface LineageModel {
 
   /** Every searchable name of the organization (the adapter may serve it from a cache kept fresh incrementally). */
   searchEntries(): Promise<readonly SearchEntry[]>;
+
+  /**
+   * Tells readers that the job heads and dataset names this model read or wrote since the last
+   * call may have changed, so caches of them drop those (the adapter caches what graphs read).
+   * Consumers call it once a batch is applied, after its writes.
+   */
+  publishChanges(): Promise<void>;
 }
 
 /** Where the lineage models of every organization live. */
