@@ -34,6 +34,7 @@ import { DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
+import { recordCacheEntriesFor } from '#adapters/dynamodb/lineage-record-cache';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
@@ -97,7 +98,8 @@ export const platform = (config: AwsConfig, _hooks: PlatformHooks): PlatformPort
 export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts): LineageGraphPorts => {
   const blobs = eventBlobs(config);
   return builtOnFirstUse<LineageGraphPorts>({
-    model: () => new DynamoLineageModelStore(documents(), tableName(config, LINEAGE_TABLE)),
+    model: () =>
+      new DynamoLineageModelStore(documents(), tableName(config, LINEAGE_TABLE), config.lambdaMemoryMb === undefined ? {} : { records: { maxEntries: recordCacheEntriesFor(config.lambdaMemoryMb) } }),
     storedEvents: () => new DynamoStoredEventSource(documents(), tableName(config, EVENTS_TABLE), blobs),
     blobs,
     consumer: () => undefined,

@@ -40,6 +40,15 @@ export interface RecordCacheOptions {
   readonly now?: () => number;
 }
 
+/** Heap a cached record takes, measured with the benchmark's warehouse (`bench/lineage-graph.ts`: 162 MB for 31,236). */
+const BYTES_PER_RECORD = 5_300;
+
+/**
+ * How many records a function with `memoryMb` of memory caches: a quarter of its memory, so the
+ * answers it builds (a thousand-node graph is a few MB) and the runtime keep the rest.
+ */
+export const recordCacheEntriesFor = (memoryMb: number): number => Math.floor((memoryMb * 1_048_576) / 4 / BYTES_PER_RECORD);
+
 /** What a record belongs to: a job head or a dataset name. */
 export type RecordKind = 'J' | 'D';
 
