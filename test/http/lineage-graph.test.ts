@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { lakelineJson } from '../helpers/cli.ts';
 import { EXAMPLES_DIR } from '../unit/domain/lineage/examples.ts';
 import { APPLES, runEventJson, seeded, shuffled, type RunEventSpec } from '../unit/domain/lineage-graph/events.ts';
+import { APPLES_CURRENT, FOOD_DELIVERY, FOOD_DELIVERY_LEGACY, FOOD_DELIVERY_SOURCE } from '../unit/domain/lineage-graph/fixtures.ts';
 import { freshOrg, type LineageApi } from './lineage-api.ts';
 import { columnEdges, eventually, graphApi, shape, type GraphApi, type LineageBody } from './lineage-graph-api.ts';
 
@@ -61,22 +62,6 @@ describe("the apples (Marquez's test events) through HTTP", () => {
   let first: LineageBody;
   let freshnessMs: number;
 
-  // Every job's current version is its latest run (crab apples since event 7, sugar in the filling since 8).
-  const CURRENT = [
-    'dataset:backyard:crab.apples:  | job:grandmas.kitchen:gather_apples',
-    'dataset:cupboard:apple.vinegar: job:grandmas.kitchen:prepare_vinegar | ',
-    'dataset:cupboard:sugar:  | job:grandmas.kitchen:prepare_apple_cider,job:grandmas.kitchen:prepare_apple_filling',
-    'dataset:grandmas.kitchen:apple.cider: job:grandmas.kitchen:prepare_apple_cider | job:grandmas.kitchen:prepare_vinegar',
-    'dataset:grandmas.kitchen:apple.filling: job:grandmas.kitchen:prepare_apple_filling | job:grandmas.kitchen:prepare_apple_pie',
-    'dataset:grandmas.kitchen:apple.pie: job:grandmas.kitchen:prepare_apple_pie | ',
-    'dataset:grandmas.kitchen:apples: job:grandmas.kitchen:gather_apples | job:grandmas.kitchen:prepare_apple_cider,job:grandmas.kitchen:prepare_apple_filling',
-    'dataset:grandmas.kitchen:cinnamon:  | job:grandmas.kitchen:prepare_apple_filling',
-    'job:grandmas.kitchen:gather_apples: dataset:backyard:crab.apples | dataset:grandmas.kitchen:apples',
-    'job:grandmas.kitchen:prepare_apple_cider: dataset:cupboard:sugar,dataset:grandmas.kitchen:apples | dataset:grandmas.kitchen:apple.cider',
-    'job:grandmas.kitchen:prepare_apple_filling: dataset:cupboard:sugar,dataset:grandmas.kitchen:apples,dataset:grandmas.kitchen:cinnamon | dataset:grandmas.kitchen:apple.filling',
-    'job:grandmas.kitchen:prepare_apple_pie: dataset:grandmas.kitchen:apple.filling | dataset:grandmas.kitchen:apple.pie',
-    'job:grandmas.kitchen:prepare_vinegar: dataset:grandmas.kitchen:apple.cider | dataset:cupboard:apple.vinegar',
-  ];
 
   beforeAll(async () => {
     org = await newOrg();
@@ -91,7 +76,7 @@ describe("the apples (Marquez's test events) through HTTP", () => {
   });
 
   it("Should give Marquez's graph within 2 s of the last event's answer, from any of its jobs", async () => {
-    expect(shape(first)).toEqual(CURRENT);
+    expect(shape(first)).toEqual(APPLES_CURRENT);
     expect(freshnessMs).toBeLessThanOrEqual(2_000);
     const fromVinegar = await org.graph.lineage({ nodeId: `job:${K}:prepare_vinegar`, depth: '20', direction: 'both' });
     expect(fromVinegar.body).toEqual(first);
@@ -289,27 +274,12 @@ describe('one dataset under several names, parents and children, names with / an
 });
 
 describe('column lineage, objects, paging and search', () => {
-  const F = { _producer: 'https://some.producer.com/version/1.0', _schemaURL: 'https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json' };
-  const SOURCE = { namespace: 'food_delivery', name: 'public.delivery_7_days' };
-  const t = (type: string, subtype: string) => ({ type, subtype, description: '', masking: false });
-  const input = (field: string, ...transformations: ReturnType<typeof t>[]) => ({ ...SOURCE, field, transformations });
-  const FOOD_DELIVERY = {
-    ...F,
-    fields: {
-      order_id: { inputFields: [input('order_id', t('DIRECT', 'IDENTITY'))] },
-      order_placed_on: { inputFields: [input('order_placed_on', t('DIRECT', 'IDENTITY'))] },
-      order_delivered_on: { inputFields: [input('order_delivered_on', t('DIRECT', 'IDENTITY'))] },
-      order_delivery_time: { inputFields: [input('order_placed_on', t('DIRECT', 'TRANSFORMATION')), input('order_delivered_on', t('DIRECT', 'TRANSFORMATION'))] },
-    },
-    dataset: [input('order_placed_on', t('INDIRECT', 'SORT')), input('order_delivered_on', t('INDIRECT', 'SORT'))],
-  };
-  const LEGACY = { ...F, fields: Object.fromEntries(Object.entries(FOOD_DELIVERY.fields).map(([name, column]) => [name, { inputFields: [...column.inputFields, ...FOOD_DELIVERY.dataset] }])) };
   const topDeliveryTimes = (target: string, facet: unknown) =>
-    runEventJson({ eventType: 'COMPLETE', time: '2030-04-01T00:00:00Z', runId: randomUUID(), job: { namespace: 'food_delivery', name: `top_${target}` }, inputs: [SOURCE], outputs: [{ namespace: 'food_delivery', name: target, facets: { columnLineage: facet } }] });
+    runEventJson({ eventType: 'COMPLETE', time: '2030-04-01T00:00:00Z', runId: randomUUID(), job: { namespace: 'food_delivery', name: `top_${target}` }, inputs: [FOOD_DELIVERY_SOURCE], outputs: [{ namespace: 'food_delivery', name: target, facets: { columnLineage: facet } }] });
 
   it("Should give the spec's food_delivery column lineage in both layouts, transformations kept", async () => {
     const org = await newOrg();
-    const at = await send(org.ingest, [topDeliveryTimes('public.top_delivery_times', FOOD_DELIVERY), topDeliveryTimes('public.top_delivery_times_legacy', LEGACY)]);
+    const at = await send(org.ingest, [topDeliveryTimes('public.top_delivery_times', FOOD_DELIVERY), topDeliveryTimes('public.top_delivery_times_legacy', FOOD_DELIVERY_LEGACY)]);
     const read = (dataset: string) => org.graph.columnLineage({ nodeId: `datasetField:food_delivery:${dataset}:order_delivery_time` });
     const { answer } = await eventually(() => read('public.top_delivery_times_legacy'), (a) => a.status === 200, at);
     const expected = [

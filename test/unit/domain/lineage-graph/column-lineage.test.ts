@@ -8,34 +8,14 @@ import { columnLineageGraph, inputsOfColumn, parseColumnLineage } from '#domain/
 import { getDataset } from '#domain/lineage-graph/objects';
 import { MemoryLineageStore } from '../../../helpers/memory-lineage-store.ts';
 import { newRunId, runEvent } from './events.ts';
+import { COLUMN_LINEAGE_FACET, FOOD_DELIVERY, FOOD_DELIVERY_LEGACY, FOOD_DELIVERY_SOURCE, FOOD_DELIVERY_TARGET, transformation } from './fixtures.ts';
 
 const ORG = 'org-c';
-const F = { _producer: 'https://some.producer.com/version/1.0', _schemaURL: 'https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json' };
-const SOURCE = { namespace: 'food_delivery', name: 'public.delivery_7_days' };
-const TARGET = { namespace: 'food_delivery', name: 'public.top_delivery_times' };
-const t = (type: string, subtype: string) => ({ type, subtype, description: '', masking: false });
-const input = (field: string, ...transformations: ReturnType<typeof t>[]) => ({ ...SOURCE, field, transformations });
-
-/** The spec's example (website/docs/spec/facets/dataset-facets/column_lineage_facet.md), dataset-wide layout. */
-const FOOD_DELIVERY = {
-  ...F,
-  fields: {
-    order_id: { inputFields: [input('order_id', t('DIRECT', 'IDENTITY'))] },
-    order_placed_on: { inputFields: [input('order_placed_on', t('DIRECT', 'IDENTITY'))] },
-    order_delivered_on: { inputFields: [input('order_delivered_on', t('DIRECT', 'IDENTITY'))] },
-    order_delivery_time: { inputFields: [input('order_placed_on', t('DIRECT', 'TRANSFORMATION')), input('order_delivered_on', t('DIRECT', 'TRANSFORMATION'))] },
-  },
-  dataset: [input('order_placed_on', t('INDIRECT', 'SORT')), input('order_delivered_on', t('INDIRECT', 'SORT'))],
-};
-
-/** The same lineage in the legacy layout: the dataset-wide entries repeated in every column. */
-const LEGACY = {
-  ...F,
-  fields: Object.fromEntries(
-    Object.entries(FOOD_DELIVERY.fields).map(([name, column]) => [name, { inputFields: [...column.inputFields, ...FOOD_DELIVERY.dataset] }]),
-  ),
-  dataset: [],
-};
+const F = COLUMN_LINEAGE_FACET;
+const SOURCE = FOOD_DELIVERY_SOURCE;
+const TARGET = FOOD_DELIVERY_TARGET;
+const t = transformation;
+const LEGACY = FOOD_DELIVERY_LEGACY;
 
 const schema = (fields: string[]) => ({ _producer: F._producer, _schemaURL: 'https://openlineage.io/spec/facets/1-2-0/SchemaDatasetFacet.json', fields: fields.map((name) => ({ name, type: 'TIMESTAMP' })) });
 

@@ -10,6 +10,7 @@ import { searchLineage } from '#domain/lineage-graph/search';
 import type { JobDataView } from '#domain/lineage-graph/views';
 import { MemoryLineageStore } from '../../../helpers/memory-lineage-store.ts';
 import { answers } from './answers.ts';
+import { APPLES_CURRENT } from './fixtures.ts';
 import { APPLES, exampleEvents, newRunId, runEvent, seeded, shuffled } from './events.ts';
 
 const ORG = 'org-g';
@@ -26,23 +27,6 @@ describe('the apples (Marquez\'s test events)', async () => {
   const store = new MemoryLineageStore();
   await applyEventsToLineageModel(store, ORG, exampleEvents(...APPLES));
 
-  // Every job's current version is its latest run: gather_apples picked crab apples (event 7),
-  // the filling got sugar (event 8). All five jobs share datasets, so depth 20 reaches all.
-  const CURRENT = [
-    'dataset:backyard:crab.apples:  | job:grandmas.kitchen:gather_apples',
-    'dataset:cupboard:apple.vinegar: job:grandmas.kitchen:prepare_vinegar | ',
-    'dataset:cupboard:sugar:  | job:grandmas.kitchen:prepare_apple_cider,job:grandmas.kitchen:prepare_apple_filling',
-    'dataset:grandmas.kitchen:apple.cider: job:grandmas.kitchen:prepare_apple_cider | job:grandmas.kitchen:prepare_vinegar',
-    'dataset:grandmas.kitchen:apple.filling: job:grandmas.kitchen:prepare_apple_filling | job:grandmas.kitchen:prepare_apple_pie',
-    'dataset:grandmas.kitchen:apple.pie: job:grandmas.kitchen:prepare_apple_pie | ',
-    'dataset:grandmas.kitchen:apples: job:grandmas.kitchen:gather_apples | job:grandmas.kitchen:prepare_apple_cider,job:grandmas.kitchen:prepare_apple_filling',
-    'dataset:grandmas.kitchen:cinnamon:  | job:grandmas.kitchen:prepare_apple_filling',
-    'job:grandmas.kitchen:gather_apples: dataset:backyard:crab.apples | dataset:grandmas.kitchen:apples',
-    'job:grandmas.kitchen:prepare_apple_cider: dataset:cupboard:sugar,dataset:grandmas.kitchen:apples | dataset:grandmas.kitchen:apple.cider',
-    'job:grandmas.kitchen:prepare_apple_filling: dataset:cupboard:sugar,dataset:grandmas.kitchen:apples,dataset:grandmas.kitchen:cinnamon | dataset:grandmas.kitchen:apple.filling',
-    'job:grandmas.kitchen:prepare_apple_pie: dataset:grandmas.kitchen:apple.filling | dataset:grandmas.kitchen:apple.pie',
-    'job:grandmas.kitchen:prepare_vinegar: dataset:grandmas.kitchen:apple.cider | dataset:cupboard:apple.vinegar',
-  ];
 
   it('Should give Marquez\'s graph from any job of it, whatever order the events came in', async () => {
     // Act
@@ -52,7 +36,7 @@ describe('the apples (Marquez\'s test events)', async () => {
     const fromVinegar = await lineageGraph(shuffledStore, ORG, { nodeId: job('prepare_vinegar'), depth: 20, direction: 'both' });
 
     // Assess
-    expect(shape(fromFilling)).toEqual(CURRENT);
+    expect(shape(fromFilling)).toEqual(APPLES_CURRENT);
     expect(fromVinegar).toEqual(fromFilling);
     const gather = fromFilling.graph.find((n) => n.id === 'job:grandmas.kitchen:gather_apples')?.data as JobDataView;
     expect([gather.latestRun?.id, gather.latestRun?.state, gather.inputs]).toEqual(['155dbf08-c4c5-43e6-bb3a-8095c4ba59b8', 'COMPLETED', [{ namespace: 'backyard', name: 'crab.apples' }]]);
