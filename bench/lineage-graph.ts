@@ -16,7 +16,8 @@
  * record cache and with it (a first pass from a fresh process, then a second pass); through HTTP,
  * the stack's first pass and second pass.
  *
- * Options (env): BENCH_EVENTS (200000), BENCH_PIPELINES (250), BENCH_DOMAINS (20), BENCH_REQUESTS
+ * Run with `node --expose-gc --import tsx bench/lineage-graph.ts` for an exact figure of the record
+ * cache's heap. Options (env): BENCH_EVENTS (200000), BENCH_PIPELINES (250), BENCH_DOMAINS (20), BENCH_REQUESTS
  * (requests per query kind, 100), BENCH_BATCH (events per consumer batch, 1000), BENCH_CONSUMERS
  * (batches applied at once, 4), BENCH_HOME (keep the loaded store there; a later run with the same
  * options skips loading).
@@ -341,12 +342,18 @@ try {
     starts = newStarts();
     await graphPass('second pass', queries, 0);
   } else {
-    const heapBefore = process.memoryUsage().heapUsed;
+    // Heap figures are taken after a full collection when node runs with --expose-gc.
+    const heapUsed = () => ((globalThis as { gc?: () => void }).gc?.(), process.memoryUsage().heapUsed);
+    const heapBefore = heapUsed();
     await graphPass('no record cache', storeQueries(uncached, ORG), 3);
     await graphPass('cache, first pass', queries, 0);
     starts = newStarts();
     await graphPass('cache, second pass', queries, 0);
-    console.log(`  heap used after the passes: ${((process.memoryUsage().heapUsed - heapBefore) / 1_048_576).toFixed(0)} MB more than before them (the record cache, ${jobs.length} jobs and ${datasets} dataset names at most)`);
+    const gc = typeof (globalThis as { gc?: unknown }).gc === 'function';
+    const grown = heapUsed() - heapBefore;
+    console.log(
+      `  heap used after the passes: ${(grown / 1_048_576).toFixed(0)} MB more than before them, ${cached.cachedRecords} records cached: ${(grown / Math.max(1, cached.cachedRecords) / 1_024).toFixed(1)} KB per record (${gc ? 'after a full collection' : 'without --expose-gc: collections blur it'})`,
+    );
   }
   await measure('graph depth 5 upstream', 100, requests, async () => (await queries.lineage({ nodeId: startNode(), depth: '5', direction: 'upstream' })).graph.length);
   await measure('column lineage depth 5', 100, requests, async () => {

@@ -139,6 +139,11 @@ export class DynamoLineageModelStore implements LineageModelStore {
     this.now = options.now ?? Date.now;
   }
 
+  /** Job heads and dataset nodes the readers' cache holds now (for benchmarks and diagnostics). */
+  get cachedRecords(): number {
+    return this.records.size;
+  }
+
   private async readMeta(orgId: string): Promise<Meta> {
     const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: metaKey(orgId), ConsistentRead: true }));
     const item = out.Item;
