@@ -49,10 +49,54 @@ const jobEvent = (stage: number, i: number) => ({
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+/** Where the time of one render went, in ms from opening the graph's URL. */
+interface Split {
+  /** The lineage API's answer received. */
+  readonly api: number;
+  /** The graph's chunks (canvas, layout) downloaded. */
+  readonly chunk: number;
+  /** The layout started and ended (the page's `lineage-layout` measure). */
+  readonly layoutStart: number;
+  readonly layoutEnd: number;
+  /** Every node and edge drawn (the benchmark's clock). */
+  readonly drawn: number;
+}
+
+/**
+ * Reads the render's milestones from the page's Resource and User Timing entries. It runs in the
+ * page: no named inner functions (tsx would wrap them in a helper the page does not have).
+ */
+const pageTimings = (): Omit<Split, 'drawn'> => {
+  // The page's DOM globals, which the benchmark's Node types do not declare.
+  const perf = (globalThis as unknown as { performance: { getEntriesByType(type: string): { name: string; startTime: number; duration: number; responseEnd?: number }[] } }).performance;
+  let api = -1;
+  let chunk = -1;
+  for (const r of perf.getEntriesByType('resource')) {
+    if (/\/api\/v1\/lineage\?/.test(r.name)) api = Math.max(api, Math.round(r.responseEnd ?? -1));
+    if (/\/assets\/(graph-canvas|layout-|elk-worker)[^/]*\.js$/.test(r.name)) chunk = Math.max(chunk, Math.round(r.responseEnd ?? -1));
+  }
+  const layout = perf.getEntriesByType('measure').find((m) => m.name === 'lineage-layout');
+  return { api, chunk, layoutStart: Math.round(layout?.startTime ?? -1), layoutEnd: Math.round(layout ? layout.startTime + layout.duration : -1) };
+};
+
+const medianSplit = (splits: readonly Split[]): Split => ({
+  api: median(splits.map((s) => s.api)),
+  chunk: median(splits.map((s) => s.chunk)),
+  layoutStart: median(splits.map((s) => s.layoutStart)),
+  layoutEnd: median(splits.map((s) => s.layoutEnd)),
+  drawn: median(splits.map((s) => s.drawn)),
+});
+
+const describe = (s: Split): string =>
+  `drawn at ${s.drawn} ms (API answered at ${s.api} ms, chunks loaded at ${s.chunk} ms, layout ${s.layoutStart} → ${s.layoutEnd} ms = ${s.layoutEnd - s.layoutStart} ms)`;
+
+/** TRIAL (issue 15): the layout engines to compare (`BENCH_LAYOUTS=dagre,elk,elk-worker`). */
+const DEFAULT_LAYOUT = 'dagre';
+const LAYOUTS = (process.env.BENCH_LAYOUTS ?? DEFAULT_LAYOUT).split(',');
+
 if (!process.argv.includes('--sizes-only')) {
   const home = tempHome('bench-console');
   const stack = await startStackProcess(home);
-  const browser = await launchBrowser();
   try {
     for (let stage = 0; stage < STAGES; stage += 1) for (let i = 0; i < WIDTH; i += 1) await callStack(stack, 'POST', '/api/v1/lineage', jobEvent(stage, i));
     const nodeId = `job:bench:stage${STAGES / 2}.job0`;
@@ -65,33 +109,40 @@ if (!process.argv.includes('--sizes-only')) {
     }
     if (graph.body.graph.length !== expectedNodes) throw new Error(`the graph has ${graph.body.graph.length} nodes, not ${expectedNodes}`);
     const edges = graph.body.graph.reduce((sum, n) => sum + n.inEdges.length, 0);
-    const page = await browser.newPage();
-    await signIn(page, stack.baseUrl, stack.apiKey, '/events');
-    const render = async (): Promise<{ total: number; laidOut: number }> => {
-      await page.goto(`${stack.baseUrl}/events`);
-      await page.getByTestId('whoami').waitFor();
-      const started = Date.now();
-      await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(nodeId)}`);
-      await page.getByTestId('graph-canvas').waitFor({ timeout: 60_000 });
-      const laidOut = Date.now() - started;
-      await waitForDrawnGraph(page, expectedNodes, edges, 60_000);
-      return { total: Date.now() - started, laidOut };
-    };
     const apiTimes: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const started = Date.now();
       await callStack(stack, 'GET', `/api/v1/lineage?nodeId=${encodeURIComponent(nodeId)}`);
       apiTimes.push(Date.now() - started);
     }
-    const cold = await render();
-    const warm: Array<{ total: number; laidOut: number }> = [];
-    for (let i = 0; i < 5; i += 1) warm.push(await render());
-    console.log(`console: first rendered lineage graph of ${expectedNodes} nodes and ${edges} edges in Chromium (${machine()})`);
-    console.log(`  cold cache ${cold.total} ms; warm median ${median(warm.map((w) => w.total))} ms, max ${Math.max(...warm.map((w) => w.total))} ms (target ≤ 1500 ms)`);
-    console.log(`  of which: the API's answer (GET /api/v1/lineage from Node) median ${median(apiTimes)} ms; laid out (canvas mounted) at median ${median(warm.map((w) => w.laidOut))} ms`);
-    if (page.problems.length > 0) console.log(`  page problems: ${page.problems.join('; ')}`);
+    console.log(`console: first rendered lineage graph of ${expectedNodes} nodes and ${edges} edges in Chromium; the API's answer from Node: median ${median(apiTimes)} ms`);
+    for (const layout of LAYOUTS) {
+      // A fresh browser per layout: its first render has a cold cache.
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage();
+        await signIn(page, stack.baseUrl, stack.apiKey, '/events');
+        const render = async (): Promise<Split> => {
+          await page.goto(`${stack.baseUrl}/events`);
+          await page.getByTestId('whoami').waitFor();
+          const started = Date.now();
+          await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(nodeId)}${layout === DEFAULT_LAYOUT ? '' : `&layout=${layout}`}`);
+          await waitForDrawnGraph(page, expectedNodes, edges, 60_000);
+          const drawn = Date.now() - started;
+          return { ...(await page.evaluate(pageTimings)), drawn };
+        };
+        const cold = await render();
+        const warm: Split[] = [];
+        for (let i = 0; i < 5; i += 1) warm.push(await render());
+        console.log(`  ${layout} (${machine()}):`);
+        console.log(`    cold cache: ${describe(cold)}`);
+        console.log(`    warm median: ${describe(medianSplit(warm))}; max drawn ${Math.max(...warm.map((w) => w.drawn))} ms (target ≤ 1500 ms)`);
+        if (page.problems.length > 0) console.log(`    page problems: ${page.problems.join('; ')}`);
+      } finally {
+        await browser.close();
+      }
+    }
   } finally {
-    await browser.close();
     await stack.stop();
     rmSync(home, { recursive: true, force: true });
   }

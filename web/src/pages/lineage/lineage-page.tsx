@@ -19,11 +19,15 @@ import { useAsync } from '../../components/use-async.ts';
 import { columnModel, lineageModel } from './graph-model.ts';
 import { GraphControls } from './graph-controls.tsx';
 import { lineageHref, type LineageSettings } from './lineage-links.ts';
+import { loadLayoutEngine } from './layout/engine.ts';
 import { parseNodeId } from './lineage-node.ts';
 import { LineageSearch } from './lineage-search.tsx';
 import { NodePanel } from './node-panel.tsx';
 
-const loadCanvas = () => import('./graph-canvas.tsx');
+const loadCanvas = () => {
+  void loadLayoutEngine();
+  return import('./graph-canvas.tsx');
+};
 const GraphCanvas = lazy(loadCanvas);
 
 const settingsOf = (search: URLSearchParams): LineageSettings => {
