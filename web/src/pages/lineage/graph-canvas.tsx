@@ -1,14 +1,14 @@
 /**
  * @module pages/lineage/graph-canvas
- * The drawn graph: React Flow (pan, zoom, a minimap, fit to view) over elkjs's layout. Job nodes
+ * The drawn graph: React Flow (pan, zoom, a minimap, fit to view) over dagre's layout. Job nodes
  * carry their latest run's state as a colour (FAILED in red); compact mode shows names only, full
  * mode the namespace and the state too. A click selects a node. This module and its libraries are
  * a chunk of their own, loaded when a graph is first shown.
  */
 import { Background, Controls, Handle, MiniMap, Position, ReactFlow, useReactFlow, useStore, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useEffect, useMemo, useState } from 'react';
-import { layoutGraph, type NodeSize, type Positions } from './layout/engine.ts';
+import { memo, useEffect, useMemo } from 'react';
+import { layoutGraph, type NodeSize, type Positions } from './graph-layout.ts';
 import type { GraphModel, GraphNode } from './graph-model.ts';
 
 /** Props of the canvas. */
@@ -65,8 +65,6 @@ const handlesOf = (size: NodeSize): NonNullable<Node['handles']> => [
   { type: 'target', position: Position.Left, x: -HANDLE / 2, y: size.height / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
   { type: 'source', position: Position.Right, x: size.width - HANDLE / 2, y: size.height / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
 ];
-// TRIAL (issue 15): `?layout=dagre-measured` lets React Flow measure the handles (as before).
-const GIVE_HANDLES = new URLSearchParams(globalThis.location?.search ?? '').get('layout') !== 'dagre-measured';
 
 /**
  * Fits the graph to the canvas again when the canvas changes width (the node panel opening or
@@ -84,43 +82,33 @@ const FitOnResize = () => {
 /** The graph, laid out and interactive. */
 const GraphCanvas = ({ model, compact, focusId, selectedId, onSelect }: GraphCanvasProps) => {
   const size = SIZES[compact ? 'compact' : 'full'];
-  const [layout, setLayout] = useState<{ model: GraphModel; size: NodeSize; positions: Positions } | undefined>(undefined);
-  const [layoutError, setLayoutError] = useState<unknown>(undefined);
-
-  useEffect(() => {
-    let current = true;
-    layoutGraph(model, size).then(
-      (positions) => current && setLayout({ model, size, positions }),
-      (error: unknown) => current && setLayoutError(error),
-    );
-    return () => {
-      current = false;
-    };
+  const layout = useMemo<{ positions: Positions } | { error: unknown }>(() => {
+    try {
+      return { positions: layoutGraph(model, size) };
+    } catch (error) {
+      return { error };
+    }
   }, [model, size]);
-
-  const laidOut = layout && layout.model === model && layout.size === size ? layout : undefined;
-  const nodes = useMemo<DrawnNode[]>(
-    () =>
-      laidOut
-        ? model.nodes.map((node) => ({
-            id: node.id,
-            type: 'lineage',
-            position: laidOut.positions.get(node.id) ?? { x: 0, y: 0 },
-            data: { node, compact, focus: node.id === focusId },
-            selected: node.id === selectedId,
-            width: size.width,
-            height: size.height,
-            ...(GIVE_HANDLES ? { handles: handlesOf(size) } : {}),
-            draggable: false,
-            connectable: false,
-          }))
-        : [],
-    [laidOut, model, compact, focusId, selectedId, size],
-  );
+  const positions = 'positions' in layout ? layout.positions : undefined;
+  const nodes = useMemo<DrawnNode[]>(() => {
+    if (!positions) return [];
+    const handles = handlesOf(size);
+    return model.nodes.map((node) => ({
+      id: node.id,
+      type: 'lineage',
+      position: positions.get(node.id) ?? { x: 0, y: 0 },
+      data: { node, compact, focus: node.id === focusId },
+      selected: node.id === selectedId,
+      width: size.width,
+      height: size.height,
+      handles,
+      draggable: false,
+      connectable: false,
+    }));
+  }, [positions, model, compact, focusId, selectedId, size]);
   const edges = useMemo<Edge[]>(() => model.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'smoothstep', focusable: false })), [model]);
 
-  if (layoutError) return <div role="alert">The graph could not be laid out: {layoutError instanceof Error ? layoutError.message : String(layoutError)}</div>;
-  if (!laidOut) return <div className="muted">Laying out {model.nodes.length} nodes…</div>;
+  if ('error' in layout) return <div role="alert">The graph could not be laid out: {layout.error instanceof Error ? layout.error.message : String(layout.error)}</div>;
   return (
     <div className="graph-canvas" data-testid="graph-canvas" data-nodes={model.nodes.length} data-edges={model.edges.length}>
       <ReactFlow
