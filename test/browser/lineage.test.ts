@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
-import { signIn, tableCells, waitForDrawnGraph } from '../helpers/console-page.ts';
+import { signIn, tableCells, waitForDrawnGraph, waitForFittedGraph } from '../helpers/console-page.ts';
 import { freshOrg } from '../http/lineage-api.ts';
 import { eventually, graphApi, type GraphApi, type LineageBody } from '../http/lineage-graph-api.ts';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
@@ -168,6 +168,8 @@ describe('console lineage graph', () => {
     expect(await panel.getByTestId('panel-latest-run').textContent()).toBe(`COMPLETED ${GATHER_RUN}`);
     expect((await panel.getByTestId('panel-inputs').textContent())?.replace(/\s+/g, ' ')).toBe('backyard / crab.apples');
     expect((await panel.getByTestId('panel-outputs').textContent())?.replace(/\s+/g, ' ')).toBe(`${K} / apples`);
+    // The canvas, narrower beside the panel, fits the whole graph again.
+    await waitForFittedGraph(page);
   });
 
   it('Should show a clicked dataset node\'s fields and last modification in the panel', async () => {

@@ -58,8 +58,11 @@ const NODE_TYPES = { lineage: NodeBox };
 const HANDLE = 6;
 
 /**
- * The node's two handles, where React Flow's stylesheet puts them: given up front, the edges are
- * drawn in the same pass as the nodes instead of after React Flow has measured every node.
+ * The node's two handles, where React Flow's stylesheet puts them. Given up front with the node's
+ * size as `measured`, the edges are drawn in the same pass as the nodes instead of after React
+ * Flow has measured every node (ADR 0032). `measured` is needed too: without it React Flow takes
+ * re-created nodes (a selection) as unmeasured, does not measure them again (their handles are
+ * known), and a queued fitView never runs.
  */
 const handlesOf = (size: NodeSize): NonNullable<Node['handles']> => [
   { type: 'target', position: Position.Left, x: -HANDLE / 2, y: size.height / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
@@ -101,6 +104,7 @@ const GraphCanvas = ({ model, compact, focusId, selectedId, onSelect }: GraphCan
       selected: node.id === selectedId,
       width: size.width,
       height: size.height,
+      measured: size,
       handles,
       draggable: false,
       connectable: false,
