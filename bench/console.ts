@@ -51,9 +51,10 @@ interface Split {
 
 /**
  * Reads the render's milestones from the page's Resource and User Timing entries. It runs in the
- * page: no named inner functions (tsx would wrap them in a helper the page does not have).
+ * page: no named inner functions (tsx would wrap them in a helper the page does not have), and
+ * the measure's name comes as an argument.
  */
-const pageTimings = (): Omit<Split, 'drawn'> => {
+const pageTimings = (layoutMeasure: string): Omit<Split, 'drawn'> => {
   // The page's DOM globals, which the benchmark's Node types do not declare.
   const perf = (globalThis as unknown as { performance: { getEntriesByType(type: string): { name: string; startTime: number; duration: number; responseEnd?: number }[] } }).performance;
   let api = -1;
@@ -62,7 +63,7 @@ const pageTimings = (): Omit<Split, 'drawn'> => {
     if (/\/api\/v1\/lineage\?/.test(r.name)) api = Math.max(api, Math.round(r.responseEnd ?? -1));
     if (/\/assets\/graph-canvas-[^/]*\.js$/.test(r.name)) chunk = Math.max(chunk, Math.round(r.responseEnd ?? -1));
   }
-  const layout = perf.getEntriesByType('measure').find((m) => m.name === LAYOUT_MEASURE);
+  const layout = perf.getEntriesByType('measure').find((m) => m.name === layoutMeasure);
   return { api, chunk, layoutStart: Math.round(layout?.startTime ?? -1), layoutEnd: Math.round(layout ? layout.startTime + layout.duration : -1) };
 };
 
@@ -110,7 +111,7 @@ if (!process.argv.includes('--sizes-only')) {
         await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(nodeId)}`);
         await waitForDrawnGraph(page, expectedNodes, edges, 60_000);
         const drawn = Date.now() - started;
-        return { ...(await page.evaluate(pageTimings)), drawn };
+        return { ...(await page.evaluate(pageTimings, LAYOUT_MEASURE)), drawn };
       };
       const cold = await render();
       const warm: Split[] = [];
