@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from '../test/helpers/browser.ts';
-import { fillEditor, signIn } from '../test/helpers/console-page.ts';
+import { fillEditor, signIn, waitForFittedGraph } from '../test/helpers/console-page.ts';
 import { startStackProcess, tempHome } from '../test/helpers/local-stack-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -88,6 +88,8 @@ try {
   await page.locator(`.react-flow__node[data-id="${pie}"]`).waitFor();
   await page.locator(`.react-flow__node[data-id="job:grandmas.kitchen:gather_apples"]`).click();
   await page.getByTestId('panel-latest-run').waitFor();
+  // The canvas refits to its narrower width once the panel is open.
+  await waitForFittedGraph(page);
   await shot('lineage-graph');
   await page.goto(`${stack.baseUrl}/jobs?namespace=grandmas.kitchen&job=bake_apple_pie`);
   await page.getByTestId('duration-chart').waitFor();

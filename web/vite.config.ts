@@ -23,7 +23,7 @@ export default defineConfig({
     manifest: true,
     reportCompressedSize: false,
     // The budget that matters is the first page's gzipped JavaScript (≤ 300 KB, checked by a test);
-    // the on-demand editor and graph (elkjs is most of its 1.6 MB) chunks are larger than Vite's default warning size by design.
+    // the on-demand editor chunk is larger than Vite's default warning size by design.
     chunkSizeWarningLimit: 2000,
   },
 });

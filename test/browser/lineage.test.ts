@@ -5,7 +5,9 @@
  * API's graph; a click on a node shows its facts in the panel; `asOf` before event 7 gives the
  * earlier orchard; the failed job stands out on the graph and its run page shows the failure and
  * its events in order; a field's column lineage is drawn from the dataset page; the API's words
- * show for a node that does not exist.
+ * show for a node that does not exist. In an org of its own, a 504-node graph (the console
+ * benchmark's) is drawn whole, left to right, with no two nodes overlapping and every edge joining
+ * its nodes' sides.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +15,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
-import { signIn, tableCells, waitForDrawnGraph } from '../helpers/console-page.ts';
+import { signIn, tableCells, waitForDrawnGraph, waitForFittedGraph } from '../helpers/console-page.ts';
 import { freshOrg } from '../http/lineage-api.ts';
 import { eventually, graphApi, type GraphApi, type LineageBody } from '../http/lineage-graph-api.ts';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
+import { STAGED_EDGES, STAGED_NODES, stagedJobEvents, stagedMiddleJob } from '../helpers/staged-lineage.ts';
 
 const stack = inject('stack');
 const APPLES = '/work/shared/openlineage/examples/marquez/apples';
@@ -165,6 +168,8 @@ describe('console lineage graph', () => {
     expect(await panel.getByTestId('panel-latest-run').textContent()).toBe(`COMPLETED ${GATHER_RUN}`);
     expect((await panel.getByTestId('panel-inputs').textContent())?.replace(/\s+/g, ' ')).toBe('backyard / crab.apples');
     expect((await panel.getByTestId('panel-outputs').textContent())?.replace(/\s+/g, ' ')).toBe(`${K} / apples`);
+    // The canvas, narrower beside the panel, fits the whole graph again.
+    await waitForFittedGraph(page);
   });
 
   it('Should show a clicked dataset node\'s fields and last modification in the panel', async () => {
@@ -332,5 +337,95 @@ describe('console datasets and column lineage', () => {
     expect(await drawnNodes()).toEqual([delivered, placed, target].sort());
     expect(await drawnEdges()).toEqual([`${delivered}->${target}`, `${placed}->${target}`].sort());
     expect(page.problems).toEqual([]);
+  });
+});
+
+/** A node's box in the flow's coordinates (React Flow's transform and the box's own size). */
+interface DrawnBox {
+  readonly id: string;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Where each drawn node sits and how large it is, and where each drawn edge starts and ends. */
+const drawnGeometry = async (on: Page): Promise<{ boxes: DrawnBox[]; edges: { id: string; start: number[]; end: number[] }[] }> => {
+  const boxes = await on.locator('.react-flow__node').evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const element = n as unknown as { style: { transform: string }; offsetWidth: number; offsetHeight: number };
+      const [x = NaN, y = NaN] = (/translate\(([-\d.]+)px,\s*([-\d.]+)px\)/.exec(element.style.transform) ?? []).slice(1).map(Number);
+      return { id: n.getAttribute('data-id') ?? '', x, y, width: element.offsetWidth, height: element.offsetHeight };
+    }),
+  );
+  const edges = await on.locator('.react-flow__edge').evaluateAll((drawn) =>
+    drawn.map((e) => {
+      const numbers = (e.querySelector('.react-flow__edge-path')?.getAttribute('d') ?? '').match(/-?\d+(?:\.\d+)?/g)?.map(Number) ?? [];
+      return { id: e.getAttribute('data-id') ?? '', start: numbers.slice(0, 2), end: numbers.slice(-2) };
+    }),
+  );
+  return { boxes, edges };
+};
+
+/** Pairs of boxes that overlap by more than half a pixel. */
+const overlapping = (boxes: readonly DrawnBox[]): string[] => {
+  const found: string[] = [];
+  const byX = [...boxes].sort((a, b) => a.x - b.x);
+  for (let i = 0; i < byX.length; i += 1) {
+    const a = byX[i]!;
+    for (let j = i + 1; j < byX.length && byX[j]!.x < a.x + a.width - 0.5; j += 1) {
+      const b = byX[j]!;
+      if (b.y < a.y + a.height - 0.5 && a.y < b.y + b.height - 0.5) found.push(`${a.id} / ${b.id}`);
+    }
+  }
+  return found;
+};
+
+describe('console lineage graph of 504 nodes', () => {
+  let big: Page & { problems: string[] };
+  let bigGraph: GraphApi;
+  const NS = 'staged';
+
+  beforeAll(async () => {
+    const org = await freshOrg('Console 500 nodes');
+    bigGraph = graphApi(stack.baseUrl, org.token);
+    expect((await org.api.batch(JSON.stringify(stagedJobEvents(NS)))).status).toBe(200);
+    // The read model follows the events asynchronously.
+    const caughtUp = await eventually(() => bigGraph.lineage({ nodeId: stagedMiddleJob(NS) }), (a) => a.status === 200 && a.body.graph.length === STAGED_NODES, Date.now(), 90_000);
+    expect(caughtUp.answer.body.graph).toHaveLength(STAGED_NODES);
+    big = await browser.newPage();
+    await signIn(big, stack.baseUrl, org.token, '/lineage');
+  });
+
+  it('Should draw every node and edge, left to right, with no two nodes overlapping and each edge joining its nodes\' sides', async () => {
+    // Act
+    await big.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(stagedMiddleJob(NS))}`);
+    await waitForDrawnGraph(big, STAGED_NODES, STAGED_EDGES);
+    // Assess: exactly the API's graph.
+    const expected = apiGraph((await bigGraph.lineage({ nodeId: stagedMiddleJob(NS) })).body);
+    expect(expected.nodes).toHaveLength(STAGED_NODES);
+    expect(expected.edges).toHaveLength(STAGED_EDGES);
+    const { boxes, edges } = await drawnGeometry(big);
+    expect(boxes.map((b) => b.id).sort()).toEqual(expected.nodes);
+    expect(edges.map((e) => e.id).sort()).toEqual(expected.edges);
+    // Every box placed and sized, none on another.
+    expect(boxes.filter((b) => !Number.isFinite(b.x) || !Number.isFinite(b.y) || b.width < 100 || b.height < 20)).toEqual([]);
+    expect(overlapping(boxes)).toEqual([]);
+    // Layered left to right, each edge from its origin's right side to its destination's left side.
+    const boxOf = new Map(boxes.map((b) => [b.id, b]));
+    const misdrawn = edges.filter((e) => {
+      const [origin, destination] = e.id.split('->').map((id) => boxOf.get(id)!);
+      const [startX = NaN, startY = NaN] = e.start;
+      const [endX = NaN, endY = NaN] = e.end;
+      return (
+        !(origin!.x + origin!.width < destination!.x) ||
+        Math.abs(startX - (origin!.x + origin!.width)) > 4 ||
+        Math.abs(startY - (origin!.y + origin!.height / 2)) > 1 ||
+        Math.abs(endX - destination!.x) > 4 ||
+        Math.abs(endY - (destination!.y + destination!.height / 2)) > 1
+      );
+    });
+    expect(misdrawn.map((e) => `${e.id}: ${e.start.join(',')} → ${e.end.join(',')}`)).toEqual([]);
+    expect(big.problems).toEqual([]);
   });
 });

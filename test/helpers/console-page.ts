@@ -47,3 +47,23 @@ export const waitForDrawnGraph = async (page: Page, nodes: number, edges: number
     { timeout },
   );
 };
+
+/**
+ * Resolves once every drawn React Flow node lies inside the canvas (the graph fitted to the view,
+ * after the canvas changed width, e.g. the node panel opening).
+ */
+export const waitForFittedGraph = async (page: Page, timeout = 10_000): Promise<void> => {
+  await page.waitForFunction(
+    () => {
+      // It runs in the page, whose DOM globals the test's Node types do not declare.
+      type Box = { left: number; right: number; top: number; bottom: number };
+      type Element = { getBoundingClientRect(): Box };
+      const doc = (globalThis as unknown as { document: { querySelector(selector: string): Element | null; querySelectorAll(selector: string): Element[] } }).document;
+      const canvas = doc.querySelector('.react-flow')?.getBoundingClientRect();
+      const nodes = [...doc.querySelectorAll('.react-flow__node')].map((n) => n.getBoundingClientRect());
+      return canvas !== undefined && nodes.length > 0 && nodes.every((n) => n.left >= canvas.left && n.right <= canvas.right && n.top >= canvas.top && n.bottom <= canvas.bottom);
+    },
+    undefined,
+    { timeout },
+  );
+};

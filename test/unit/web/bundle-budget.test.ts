@@ -1,6 +1,6 @@
 /**
  * The console's first page stays within its JavaScript budget (≤ 300 KB gzipped), and the editor
- * is not part of it: it arrives with the query page, on demand.
+ * and the graph (React Flow, dagre) are not part of it: they arrive with their pages, on demand.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,5 +26,18 @@ describe('console bundle', () => {
     expect(query).toBeDefined();
     const lazyCode = (query?.files ?? []).map((f) => readFileSync(path.join(CONSOLE_DIST, f.file), 'utf8')).join('\n');
     expect(lazyCode).toContain('cm-editor');
+  });
+
+  it('Should load the graph (React Flow and dagre) only with the graph canvas', () => {
+    const sizes = consoleBundleSizes(CONSOLE_DIST);
+    const firstPageCode = sizes.firstPage.js.map((f) => readFileSync(path.join(CONSOLE_DIST, f.file), 'utf8')).join('\n');
+    // React Flow's node class and dagre's graph option survive minification.
+    expect(firstPageCode).not.toContain('react-flow__node');
+    expect(firstPageCode).not.toContain('rankdir');
+    const canvas = sizes.lazy.find((chunk) => chunk.name.includes('graph-canvas'));
+    expect(canvas).toBeDefined();
+    const lazyCode = (canvas?.files ?? []).map((f) => readFileSync(path.join(CONSOLE_DIST, f.file), 'utf8')).join('\n');
+    expect(lazyCode).toContain('react-flow__node');
+    expect(lazyCode).toContain('rankdir');
   });
 });

@@ -1,13 +1,13 @@
 /**
  * @module pages/lineage/graph-canvas
- * The drawn graph: React Flow (pan, zoom, a minimap, fit to view) over elkjs's layout. Job nodes
+ * The drawn graph: React Flow (pan, zoom, a minimap, fit to view) over dagre's layout. Job nodes
  * carry their latest run's state as a colour (FAILED in red); compact mode shows names only, full
  * mode the namespace and the state too. A click selects a node. This module and its libraries are
  * a chunk of their own, loaded when a graph is first shown.
  */
 import { Background, Controls, Handle, MiniMap, Position, ReactFlow, useReactFlow, useStore, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import { layoutGraph, type NodeSize, type Positions } from './graph-layout.ts';
 import type { GraphModel, GraphNode } from './graph-model.ts';
 
@@ -54,6 +54,21 @@ NodeBox.displayName = 'NodeBox';
 
 const NODE_TYPES = { lineage: NodeBox };
 
+// React Flow's handles are 6 × 6 px, centred on the node's left and right sides (its stylesheet).
+const HANDLE = 6;
+
+/**
+ * The node's two handles, where React Flow's stylesheet puts them. Given up front with the node's
+ * size as `measured`, the edges are drawn in the same pass as the nodes instead of after React
+ * Flow has measured every node (ADR 0032). `measured` is needed too: without it React Flow takes
+ * re-created nodes (a selection) as unmeasured, does not measure them again (their handles are
+ * known), and a queued fitView never runs.
+ */
+const handlesOf = (size: NodeSize): NonNullable<Node['handles']> => [
+  { type: 'target', position: Position.Left, x: -HANDLE / 2, y: size.height / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+  { type: 'source', position: Position.Right, x: size.width - HANDLE / 2, y: size.height / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+];
+
 /**
  * Fits the graph to the canvas again when the canvas changes width (the node panel opening or
  * closing, a window resize): React Flow fits only on its first render.
@@ -70,42 +85,34 @@ const FitOnResize = () => {
 /** The graph, laid out and interactive. */
 const GraphCanvas = ({ model, compact, focusId, selectedId, onSelect }: GraphCanvasProps) => {
   const size = SIZES[compact ? 'compact' : 'full'];
-  const [layout, setLayout] = useState<{ model: GraphModel; size: NodeSize; positions: Positions } | undefined>(undefined);
-  const [layoutError, setLayoutError] = useState<unknown>(undefined);
-
-  useEffect(() => {
-    let current = true;
-    layoutGraph(model, size).then(
-      (positions) => current && setLayout({ model, size, positions }),
-      (error: unknown) => current && setLayoutError(error),
-    );
-    return () => {
-      current = false;
-    };
+  const layout = useMemo<{ positions: Positions } | { error: unknown }>(() => {
+    try {
+      return { positions: layoutGraph(model, size) };
+    } catch (error) {
+      return { error };
+    }
   }, [model, size]);
-
-  const laidOut = layout && layout.model === model && layout.size === size ? layout : undefined;
-  const nodes = useMemo<DrawnNode[]>(
-    () =>
-      laidOut
-        ? model.nodes.map((node) => ({
-            id: node.id,
-            type: 'lineage',
-            position: laidOut.positions.get(node.id) ?? { x: 0, y: 0 },
-            data: { node, compact, focus: node.id === focusId },
-            selected: node.id === selectedId,
-            width: size.width,
-            height: size.height,
-            draggable: false,
-            connectable: false,
-          }))
-        : [],
-    [laidOut, model, compact, focusId, selectedId, size],
-  );
+  const positions = 'positions' in layout ? layout.positions : undefined;
+  const nodes = useMemo<DrawnNode[]>(() => {
+    if (!positions) return [];
+    const handles = handlesOf(size);
+    return model.nodes.map((node) => ({
+      id: node.id,
+      type: 'lineage',
+      position: positions.get(node.id) ?? { x: 0, y: 0 },
+      data: { node, compact, focus: node.id === focusId },
+      selected: node.id === selectedId,
+      width: size.width,
+      height: size.height,
+      measured: size,
+      handles,
+      draggable: false,
+      connectable: false,
+    }));
+  }, [positions, model, compact, focusId, selectedId, size]);
   const edges = useMemo<Edge[]>(() => model.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'smoothstep', focusable: false })), [model]);
 
-  if (layoutError) return <div role="alert">The graph could not be laid out: {layoutError instanceof Error ? layoutError.message : String(layoutError)}</div>;
-  if (!laidOut) return <div className="muted">Laying out {model.nodes.length} nodes…</div>;
+  if ('error' in layout) return <div role="alert">The graph could not be laid out: {layout.error instanceof Error ? layout.error.message : String(layout.error)}</div>;
   return (
     <div className="graph-canvas" data-testid="graph-canvas" data-nodes={model.nodes.length} data-edges={model.edges.length}>
       <ReactFlow

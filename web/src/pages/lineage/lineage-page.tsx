@@ -3,7 +3,7 @@
  * Lineage: search a job or dataset, then its graph (`?node=<node id>`) with depth, direction,
  * `asOf` and a run of the job (`GET /api/v1/lineage`), or a column's graph (`?column=<field node
  * id>`, `GET /api/v1/column-lineage`). Every setting lives in the URL (shareable, back works).
- * The canvas (React Flow and elkjs) is a chunk loaded when the first graph is drawn.
+ * The canvas (React Flow and dagre) is a chunk loaded when the first graph is drawn.
  */
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
