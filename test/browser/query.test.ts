@@ -35,7 +35,11 @@ const resultColumns = async (): Promise<{ name: string; type: string }[]> => {
   return names.map((name, i) => ({ name, type: types[i] ?? '' }));
 };
 
-const setMode = async (mode: 'SQL' | 'polars script') => page.getByRole('radio', { name: mode }).click();
+const setMode = async (mode: 'SQL' | 'polars script') => {
+  await page.getByRole('radio', { name: mode }).click();
+  // The editor of the other language is gone once the choice shows as made.
+  await page.getByRole('radio', { name: mode, checked: true }).waitFor();
+};
 const run = async () => page.getByRole('button', { name: 'Run', exact: true }).click();
 
 beforeAll(async () => {

@@ -16,11 +16,20 @@ export const signIn = async (page: Page, baseUrl: string, apiKey: string, path =
 /** Replaces the query editor's text (the editor is CodeMirror inside an open shadow root). */
 export const fillEditor = async (page: Page, text: string): Promise<void> => {
   const editor = page.getByTestId('code-editor');
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  // insertText types it as one input, without the editor's auto-indent and bracket closing.
-  await page.keyboard.insertText(text);
+  // The page re-creates its editor when the language changes (after React's commit): keys sent to
+  // the editor being replaced are lost, so the text is checked and typed again if it did not land.
+  const wanted = text.replace(/\n/g, '');
+  for (let attempt = 1; ; attempt++) {
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Delete');
+    // insertText types it as one input, without the editor's auto-indent and bracket closing.
+    await page.keyboard.insertText(text);
+    // CodeMirror draws each line as an element: the content's text is the lines without newlines.
+    const shown = await editor.textContent();
+    if (shown === wanted) return;
+    if (attempt === 3) throw new Error(`the editor shows ${JSON.stringify(shown)} after typing ${JSON.stringify(text)} three times`);
+  }
 };
 
 /** The text of every body cell of a table, row by row. */
