@@ -15,6 +15,10 @@
  *
  * Each phase starts once the store is idle, and the CPU each process used per item is printed:
  * on a 2-core machine the service and the store share the cores, so the ratios follow those costs.
+ *
+ * The lineage model is maintained throughout (the local stack's consumer, ADR 0031): after each
+ * service phase the benchmark waits until the phase's last event is in the graph
+ * (`GET /api/v1/lineage-runs/{runId}`) and prints how long after the phase's end that took.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -141,6 +145,21 @@ try {
     }
   };
   const cpu: Record<string, { self: number; gateway: number; store: number; items: number }> = {};
+  /** Seconds from the end of each service phase until its last event was in the lineage graph. */
+  const modelLag: number[] = [];
+  const runIdOf = (text: string): string => (JSON.parse(text) as { run: { runId: string } }).run.runId;
+  const untilInGraph = async (runId: string): Promise<void> => {
+    const ended = performance.now();
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      if ((await client.request(`${stack.baseUrl}/api/v1/lineage-runs/${runId}`, 'GET', headers)).status === 200) {
+        modelLag.push((performance.now() - ended) / 1_000);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`run ${runId} was not in the lineage graph 120 s after its phase`);
+  };
   const record = async (name: string, run: () => Promise<RunFigures>) => {
     await storeSettled();
     const before = cpuNow();
@@ -170,7 +189,7 @@ try {
     const serviceItems = part(2).records.map((r) => encodeEvent(RAW_ORG(), r).item);
     await inRotatedOrder(round, [
       () => record('rawPut', () => rawPut(plainItems)),
-      () => record('single', () => single(part(1).texts)),
+      () => record('single', () => single(part(1).texts)).then(() => untilInGraph(runIdOf(part(1).texts.at(-1) as string))),
       () => record('rawPutService', () => rawPut(serviceItems)),
     ]);
     const b = events(BATCHES * BATCH_SIZE * 3, 200 + round);
@@ -179,7 +198,7 @@ try {
     const serviceBatchItems = bpart(2).records.map((r) => encodeEvent(RAW_ORG(), r).item);
     await inRotatedOrder(round, [
       () => record('rawBatch', () => rawBatch(plainBatchItems)),
-      () => record('batch', () => batch(bpart(1).texts)),
+      () => record('batch', () => batch(bpart(1).texts)).then(() => untilInGraph(runIdOf(bpart(1).texts.at(-1) as string))),
       () => record('rawBatchService', () => rawBatch(serviceBatchItems)),
     ]);
     console.log(`round ${round + 1}: ${Object.entries(phases).map(([name, f]) => `${name} ${((f.at(-1)?.items ?? 0) / (f.at(-1)?.seconds ?? 1)).toFixed(0)}/s`).join(', ')}`);
@@ -204,6 +223,8 @@ ratios of medians (target ≥ 60%):
   single-event ingest / raw PutItem (service's items)        ${pct('single', 'rawPutService')}
   batch ingest / raw BatchWriteItem items (plain items)      ${pct('batch', 'rawBatch')}
   batch ingest / raw BatchWriteItem items (service's items)  ${pct('batch', 'rawBatchService')}
+
+lineage model: a service phase's last event was in the graph ${[...modelLag].sort((a, b) => a - b).map((s) => s.toFixed(1)).join(', ')} s after the phase ended
 
 CPU per item, ms (this process = HTTP client or raw writer; all rounds):
 ${Object.entries(cpu)

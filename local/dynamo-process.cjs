@@ -4,9 +4,18 @@
 // SIGINT/SIGTERM or when its parent goes away (stdin closes), so no write is lost on Ctrl-C.
 'use strict';
 const path = require('node:path');
+// dynalite's own LevelDB and checksum packages, resolved from dynalite so the versions always match.
+const fromDynalite = (name) => require(require.resolve(name, { paths: [path.dirname(require.resolve('dynalite'))] }));
+const { Level } = fromDynalite('level');
+const { cacheTableDescriptions, nativeResponseChecksum } = require('./dynalite-tuning.cjs');
+
+// Before dynalite loads: two per-item costs real DynamoDB does not have (see dynalite-tuning.cjs).
+// LAKELINE_STORE_TUNING=off serves dynalite as it ships (bench/local-store.ts compares the two).
+if (process.env.LAKELINE_STORE_TUNING !== 'off') {
+  cacheTableDescriptions(Level);
+  nativeResponseChecksum(fromDynalite('buffer-crc32'));
+}
 const dynalite = require('dynalite');
-// dynalite's own LevelDB package, resolved from dynalite so the versions always match.
-const { Level } = require(require.resolve('level', { paths: [path.dirname(require.resolve('dynalite'))] }));
 
 const [storePath, portArg] = process.argv.slice(2);
 let server;

@@ -2,7 +2,9 @@
  * The local lineage feed on the real local DynamoDB: events newly stored are applied by the
  * in-process consumer; events stored by a process that died before applying them (here: a store
  * that never tells the consumer) are applied when a consumer starts, from its watermark; and a
- * replay changes nothing.
+ * replay changes nothing. While an org's ingestion is busy the consumer holds its events back, up
+ * to its lag bound: a short burst is applied once it ends, a sustained one within about the bound,
+ * and other orgs' events meanwhile at once.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -90,6 +92,69 @@ describe('the local lineage feed', () => {
     await replay.whenIdle();
     await replay.stop();
     expect(await answers(model, org)).toEqual(after);
+  });
+
+  it('Should hold a burst back while it lasts and apply it once ingestion is quiet again', async () => {
+    // Prepare: three events at once count as a burst here
+    const org = `feed-${randomUUID()}`;
+    const consumer = consumerFor([], { busyEventsPerSecond: 2, busyMaxLagMs: 20_000 });
+    const store = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    // Act
+    const stored = Date.now();
+    await store.putMany(org, pipeline());
+    await new Promise((r) => setTimeout(r, 400));
+    const during = await answers(model, org);
+    await consumer.whenIdle();
+    const appliedAfterMs = Date.now() - stored;
+    // Assess: nothing while the last second was busy; everything after it, well before the bound
+    expect(Object.keys(during)).not.toContain('job etl:report');
+    expect(Object.keys(await answers(model, org))).toContain('job etl:report');
+    expect(appliedAfterMs).toBeGreaterThanOrEqual(900);
+    expect(appliedAfterMs).toBeLessThan(10_000);
+    await consumer.stop();
+  });
+
+  it("Should keep applying another org's events at once while one org's burst is held back", async () => {
+    // Prepare: org A sends a burst, org B one pipeline right after it
+    const [burstOrg, quietOrg] = [`feed-${randomUUID()}`, `feed-${randomUUID()}`];
+    const consumer = consumerFor([], { busyEventsPerSecond: 2, busyMaxLagMs: 20_000 });
+    const store = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    // Act
+    await store.putMany(burstOrg, pipeline());
+    await store.put(quietOrg, pipeline()[0] as EventRecord);
+    await new Promise((r) => setTimeout(r, 500));
+    const burst = await answers(model, burstOrg);
+    const quiet = await answers(model, quietOrg);
+    await consumer.whenIdle();
+    await consumer.stop();
+    // Assess
+    expect(Object.keys(quiet)).toContain('job etl:extract');
+    expect(Object.keys(burst)).not.toContain('job etl:report');
+    expect(Object.keys(await answers(model, burstOrg))).toContain('job etl:report');
+  });
+
+  it('Should apply a sustained burst within about its lag bound, while the burst goes on', async () => {
+    // Prepare: ten events a second, above the busy threshold of two, for four seconds
+    const org = `feed-${randomUUID()}`;
+    const consumer = consumerFor([], { busyEventsPerSecond: 2, busyMaxLagMs: 1_000 });
+    const store = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    const first = record({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: newRunId(), job: 'first', inputs: ['s3://raw:orders'], outputs: ['warehouse:first'] });
+    // Act
+    const started = Date.now();
+    const burstEvent = (i: number) => record({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: newRunId(), job: `burst_${i}`, inputs: ['s3://raw:orders'], outputs: [`warehouse:burst_${i}`] });
+    await store.putMany(org, [first, burstEvent(-1), burstEvent(-2)]);
+    let seenAfterMs: number | undefined;
+    for (let i = 0; Date.now() - started < 4_000; i++) {
+      await store.put(org, burstEvent(i));
+      if (seenAfterMs === undefined && Object.keys(await answers(model, org)).includes('job etl:first')) seenAfterMs = Date.now() - started;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await consumer.whenIdle();
+    await consumer.stop();
+    // Assess: held back for about the bound, then applied although ingestion was still busy
+    expect(seenAfterMs).toBeDefined();
+    expect(seenAfterMs).toBeGreaterThanOrEqual(900);
+    expect(seenAfterMs).toBeLessThan(3_500);
   });
 
   it('Should keep the watermark behind every event still queued, and below the margin', async () => {

@@ -223,7 +223,12 @@ describe('the merge rules, with events in shuffled orders', () => {
       at,
     );
     expect([answer.body.latestRun?.state, answer.body.outputs.map((o) => o.name)]).toEqual(['RUNNING', ['sink_v2']]);
-    const runs = await org.graph.get<{ runs: { id: string }[]; totalCount: number }>('ListLineageJobRuns', { namespace: 'etl', job: 'stream_job' });
+    // The events were sent one by one, so the newer run can be in the model before the older one.
+    const { answer: runs } = await eventually(
+      () => org.graph.get<{ runs: { id: string }[]; totalCount: number }>('ListLineageJobRuns', { namespace: 'etl', job: 'stream_job' }),
+      (a) => a.status === 200 && a.body.totalCount === 2,
+      at,
+    );
     expect(runs.body.runs.map((r) => r.id)).toEqual([newer, older]);
     // The earlier version stays: as of January the job wrote sink_v1.
     const january = await org.graph.lineage({ nodeId: 'job:etl:stream_job', asOf: '2030-01-15T00:00:00Z' });

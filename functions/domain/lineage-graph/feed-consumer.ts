@@ -3,7 +3,8 @@
  * The consumer as it runs inside one process (the local profile): ingestion hands it each stored
  * event after the write committed (`notify`, a synchronous enqueue — the request never waits for
  * the model), and one batch at a time is applied in the background, so the model is fresh within
- * moments while the consumer takes a bounded share of the machine.
+ * moments. During an ingestion burst it holds back, up to a lag bound, so the burst keeps the
+ * machine (see {@link FeedConsumerOptions.busyMaxLagMs}).
  *
  * Nothing is lost when the process dies between an event's write and its model update: per org, a
  * durable watermark trails the events applied (by {@link FeedConsumerOptions.replayMarginMs}, which
@@ -50,18 +51,24 @@ export interface FeedConsumerOptions {
   /** Wait before retrying a batch the store refused. @default 1000 */
   readonly retryMs?: number;
   /**
-   * Events stored per second above which ingestion counts as busy: the consumer then yields, so
-   * a burst at ingestion's maximum is not slowed by the model (it catches up once the burst ends).
+   * An org's events stored per second above which its ingestion counts as busy: the consumer then
+   * holds the org's events back, so a burst at ingestion's maximum is not slowed by the model (it
+   * catches up once the burst ends); other orgs' events are applied as they come.
    * @default 100
    */
   readonly busyEventsPerSecond?: number;
   /**
-   * The share of the time the consumer works while ingestion is busy (it rests the remainder after
-   * each batch). A tenth: at 0.2 the consumer took 0.25 ms of store CPU per batched event during a
-   * burst and ingestion fell to 53% of the raw store (bench/lineage-ingest.ts). @default 0.1
+   * While an org's ingestion is busy, how long its oldest queued event may wait: the consumer applies
+   * none of the org's events until then, and then batches until none has waited that long. A burst shorter than this
+   * runs at ingestion's full speed; a longer one pays for the model's work and the model trails it
+   * by about this much. (Working a tenth of the time instead took batch ingestion from 69% of the raw
+   * store, with no consumer, to 53%, and let the model fall behind without bound above 100 events/s.) @default 10000
    */
-  readonly busyDutyCycle?: number;
+  readonly busyMaxLagMs?: number;
 }
+
+/** While holding back, how often the consumer looks again whether ingestion is still busy. */
+const BUSY_RECHECK_MS = 200;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const minMark = (events: readonly FeedEvent[]): string | undefined => events.reduce<string | undefined>((low, e) => (low === undefined || feedMarkOf(e) < low ? feedMarkOf(e) : low), undefined);
@@ -75,13 +82,15 @@ export class LineageFeedConsumer {
   private readonly watermarkEveryMs: number;
   private readonly retryMs: number;
   private readonly busyEventsPerSecond: number;
-  private readonly busyDutyCycle: number;
+  private readonly busyMaxLagMs: number;
   private readonly now: () => number;
-  /** Events notified per recent instant (the last second's), to tell a burst from a trickle. */
-  private recentlyStored: Array<{ readonly at: number; readonly events: number }> = [];
+  /** Per org, events notified per recent instant (the last second's), to tell a burst from a trickle. */
+  private readonly recentlyStored = new Map<string, Array<{ readonly at: number; readonly events: number }>>();
   private readonly queues = new Map<string, FeedEvent[]>();
-  /** Orgs to read from the store after their watermark (on start, or after a queue overflow). */
-  private readonly toCatchUp = new Set<string>();
+  /** When each org's queued events arrived, oldest first (counts in the queue's order). */
+  private readonly arrivals = new Map<string, Array<{ at: number; count: number }>>();
+  /** Orgs to read from the store after their watermark (on start, or after a queue overflow), and since when. */
+  private readonly toCatchUp = new Map<string, number>();
   /** Watermarks decided but not written yet (writes are spaced out), and when each org's was last written. */
   private readonly pendingMarks = new Map<string, string>();
   private readonly writtenAt = new Map<string, number>();
@@ -101,7 +110,7 @@ export class LineageFeedConsumer {
     this.watermarkEveryMs = options.watermarkEveryMs ?? 1_000;
     this.retryMs = options.retryMs ?? 1_000;
     this.busyEventsPerSecond = options.busyEventsPerSecond ?? 100;
-    this.busyDutyCycle = options.busyDutyCycle ?? 0.1;
+    this.busyMaxLagMs = options.busyMaxLagMs ?? 10_000;
     this.now = deps.now ?? Date.now;
   }
 
@@ -111,13 +120,22 @@ export class LineageFeedConsumer {
    */
   notify(orgId: string, events: readonly FeedEvent[]): void {
     if (this.stopped || events.length === 0) return;
-    this.recentlyStored.push({ at: this.now(), events: events.length });
+    const now = this.now();
+    const recent = (this.recentlyStored.get(orgId) ?? []).filter((r) => r.at >= now - 1_000);
+    recent.push({ at: now, events: events.length });
+    this.recentlyStored.set(orgId, recent);
     const queue = this.queues.get(orgId) ?? [];
     queue.push(...events);
     if (queue.length > this.maxQueued) {
       this.queues.delete(orgId);
-      this.toCatchUp.add(orgId);
-    } else this.queues.set(orgId, queue);
+      this.arrivals.delete(orgId);
+      if (!this.toCatchUp.has(orgId)) this.toCatchUp.set(orgId, now);
+    } else {
+      this.queues.set(orgId, queue);
+      const arrivals = this.arrivals.get(orgId) ?? [];
+      arrivals.push({ at: now, count: events.length });
+      this.arrivals.set(orgId, arrivals);
+    }
     this.kick();
   }
 
@@ -129,7 +147,7 @@ export class LineageFeedConsumer {
     return this.deps
       .orgIds()
       .then((orgs) => {
-        for (const org of orgs) this.toCatchUp.add(org);
+        for (const org of orgs) if (!this.toCatchUp.has(org)) this.toCatchUp.set(org, this.now());
         this.kick();
       })
       .catch((error: unknown) => this.deps.warn('lineage feed: organizations not listed; the next start catches up', { error }));
@@ -159,11 +177,39 @@ export class LineageFeedConsumer {
     });
   }
 
-  /** Whether more than `busyEventsPerSecond` events were stored in the last second. */
-  private ingestionBusy(): boolean {
+  /** Whether more than `busyEventsPerSecond` of the org's events were stored in the last second. */
+  private ingestionBusy(orgId: string): boolean {
     const since = this.now() - 1_000;
-    this.recentlyStored = this.recentlyStored.filter((r) => r.at >= since);
-    return this.recentlyStored.reduce((sum, r) => sum + r.events, 0) > this.busyEventsPerSecond;
+    const recent = (this.recentlyStored.get(orgId) ?? []).filter((r) => r.at >= since);
+    if (recent.length === 0) this.recentlyStored.delete(orgId);
+    else this.recentlyStored.set(orgId, recent);
+    return recent.reduce((sum, r) => sum + r.events, 0) > this.busyEventsPerSecond;
+  }
+
+  /** How long the org's work may still wait (0: due now): only while its ingestion is busy, up to the lag bound. */
+  private dueInMs(orgId: string, waitingSince: number): number {
+    return this.ingestionBusy(orgId) ? Math.max(0, waitingSince + this.busyMaxLagMs - this.now()) : 0;
+  }
+
+  /**
+   * The work to do next: the first org to catch up, else the first with queued events (orgs take
+   * turns), whose work is due; or, when none is, how long until one is.
+   */
+  private nextDue(): { readonly orgId?: string; readonly catchUp: boolean; readonly waitMs: number } {
+    let waitMs = Number.POSITIVE_INFINITY;
+    for (const [orgId, since] of this.toCatchUp) {
+      const due = this.dueInMs(orgId, since);
+      if (due === 0) return { orgId, catchUp: true, waitMs: 0 };
+      waitMs = Math.min(waitMs, due);
+    }
+    for (const [orgId, queue] of this.queues) {
+      if (queue.length === 0) continue;
+      // Unknown arrival (0) counts as waiting since long ago: due.
+      const due = this.dueInMs(orgId, this.arrivals.get(orgId)?.[0]?.at ?? 0);
+      if (due === 0) return { orgId, catchUp: false, waitMs: 0 };
+      waitMs = Math.min(waitMs, due);
+    }
+    return { catchUp: false, waitMs };
   }
 
   private hasWork(): boolean {
@@ -184,22 +230,41 @@ export class LineageFeedConsumer {
 
   private async pump(): Promise<void> {
     while (!this.stopped && this.hasWork()) {
-      const started = this.now();
-      const [org] = this.toCatchUp;
-      if (org !== undefined) await this.catchUp(org);
-      else await this.applyQueued();
+      // While an org's ingestion is busy its model waits (up to the lag bound) rather than take the
+      // cores that ingestion needs, and catches up once the burst ends; other orgs are not held.
+      const next = this.nextDue();
+      if (next.orgId === undefined) {
+        await this.rest(Math.min(next.waitMs, BUSY_RECHECK_MS));
+        continue;
+      }
+      if (next.catchUp) await this.catchUp(next.orgId);
+      else await this.applyQueued(next.orgId);
       await this.flushMarks(false);
-      // While ingestion is busy, rest in proportion to the work just done: the model lags the burst
-      // and catches up after it, rather than taking the cores ingestion needs.
-      if (this.ingestionBusy()) await this.rest(((this.now() - started) * (1 - this.busyDutyCycle)) / this.busyDutyCycle);
     }
     await this.flushMarks(true);
   }
 
-  /** Applies the next batch of the first org with queued events (orgs take turns: a served org goes to the back). */
-  private async applyQueued(): Promise<void> {
-    const [orgId, queue] = [...this.queues.entries()].find(([, q]) => q.length > 0) ?? [];
-    if (orgId === undefined || queue === undefined) return;
+  /** Forgets the arrival times of the first `count` events of an org's queue (they were taken). */
+  private taken(orgId: string, count: number): void {
+    const arrivals = this.arrivals.get(orgId) ?? [];
+    let left = count;
+    while (left > 0 && arrivals.length > 0) {
+      const first = arrivals[0] as { at: number; count: number };
+      if (first.count > left) {
+        arrivals[0] = { at: first.at, count: first.count - left };
+        left = 0;
+      } else {
+        arrivals.shift();
+        left -= first.count;
+      }
+    }
+    if (arrivals.length === 0) this.arrivals.delete(orgId);
+  }
+
+  /** Applies the next batch of an org's queued events (orgs take turns: a served org goes to the back). */
+  private async applyQueued(orgId: string): Promise<void> {
+    const queue = this.queues.get(orgId);
+    if (queue === undefined || queue.length === 0) return;
     const batch = queue.splice(0, this.batchSize);
     this.queues.delete(orgId);
     if (queue.length > 0) this.queues.set(orgId, queue);
@@ -213,6 +278,7 @@ export class LineageFeedConsumer {
     }
     // While the org is caught up from the store, only the catch-up moves its watermark.
     if (this.toCatchUp.has(orgId)) return;
+    this.taken(orgId, batch.length);
     // Safe up to the lowest event still queued for the org (a later batch may hold an earlier mark).
     const remaining = this.queues.get(orgId) ?? [];
     const lowestQueued = minMark(remaining);

@@ -1,0 +1,110 @@
+// Two costs dynalite pays per item that real DynamoDB does not, removed for the local store
+// process (docs/adr/0034-local-store-dynalite-tuning.md): reading a table's description per item,
+// and a checksum of every response computed byte by byte in JavaScript.
+//
+// 1. Table descriptions kept in memory instead of read from LevelDB per item.
+//
+// dynalite reads the description of a table from LevelDB before every item operation, and a
+// BatchGetItem does it once per key: two LevelDB reads and two JSON decodes for every item read,
+// one of them always the same few kilobytes (the Events table's description lists its seven
+// indexes). Measured on this store, that read was about a third of the CPU of reading an item
+// . Real DynamoDB has no such cost, so it only
+// distorted the local profile's figures, and its benchmarks, against the service's read paths.
+//
+// The store process installs this before dynalite opens LevelDB. It wraps the LevelDB class's
+// get/put/del/batch: a description is served from a copy of its JSON text (decoded afresh per read,
+// as LevelDB would, so no caller shares an object), and any write of a description key drops the
+// copy. A read that raced a write does not keep its result (a version per key says so).
+'use strict';
+
+/** dynalite's key prefix of table descriptions (its `table` sub-database). */
+const TABLE_PREFIX = 'table~';
+
+const isTableKey = (key) => typeof key === 'string' && key.startsWith(TABLE_PREFIX);
+
+/**
+ * Patches `Level.prototype` (the `level` package dynalite uses) in place.
+ * @param {Function} Level - the LevelDB class dynalite constructs
+ * @returns {{ reads: () => number, hits: () => number }} counters, for the tests
+ */
+function cacheTableDescriptions(Level) {
+  const proto = Level.prototype;
+  if (proto.__lakelineTableCache) return proto.__lakelineTableCache;
+  const { get, put, del, batch } = proto;
+
+  /** JSON text of each cached description, by LevelDB key. */
+  const texts = new Map();
+  /** Bumped before and after every write of a key, so a read that overlapped a write is not kept. */
+  const versions = new Map();
+  let reads = 0;
+  let hits = 0;
+  const bump = (key) => {
+    versions.set(key, (versions.get(key) || 0) + 1);
+    texts.delete(key);
+  };
+  const writing = (keys, run) => {
+    for (const key of keys) bump(key);
+    const done = () => keys.forEach(bump);
+    const result = run();
+    if (result && typeof result.then === 'function') result.then(done, done);
+    else done();
+    return result;
+  };
+
+  proto.get = function (key, ...rest) {
+    if (!isTableKey(key) || rest.length > 0) return get.call(this, key, ...rest);
+    reads++;
+    const text = texts.get(key);
+    if (text !== undefined) {
+      hits++;
+      return Promise.resolve(JSON.parse(text));
+    }
+    const version = versions.get(key) || 0;
+    return get.call(this, key).then((value) => {
+      if (value !== undefined && (versions.get(key) || 0) === version) texts.set(key, JSON.stringify(value));
+      return value;
+    });
+  };
+  proto.put = function (key, ...rest) {
+    return isTableKey(key) ? writing([key], () => put.call(this, key, ...rest)) : put.call(this, key, ...rest);
+  };
+  proto.del = function (key, ...rest) {
+    return isTableKey(key) ? writing([key], () => del.call(this, key, ...rest)) : del.call(this, key, ...rest);
+  };
+  proto.batch = function (operations, ...rest) {
+    // A chained batch (no array) names its keys later: drop every copy, before and after.
+    if (!Array.isArray(operations)) {
+      texts.clear();
+      const chained = batch.call(this, operations, ...rest);
+      const write = chained.write.bind(chained);
+      chained.write = (...args) => writing([...texts.keys()], () => {
+        texts.clear();
+        return write(...args);
+      });
+      return chained;
+    }
+    const keys = operations.map((op) => op.key).filter(isTableKey);
+    return keys.length > 0 ? writing(keys, () => batch.call(this, operations, ...rest)) : batch.call(this, operations, ...rest);
+  };
+  proto.__lakelineTableCache = { reads: () => reads, hits: () => hits };
+  return proto.__lakelineTableCache;
+}
+
+// 2. The response checksum computed natively.
+//
+// dynalite sets `x-amz-crc32` on every response (the SDK checks it) with the `buffer-crc32`
+// package: a JavaScript loop over every byte of the body, about a tenth of the store's CPU for a
+// BatchGetItem of 100 items. Node's zlib computes the same CRC-32 natively.
+
+/**
+ * Replaces `unsigned` of dynalite's `buffer-crc32` module (the only function dynalite calls) with
+ * zlib's CRC-32 of the same bytes (a string is taken as UTF-8, as `buffer-crc32` takes it).
+ * @param {{ unsigned: Function }} crc32 - the module object dynalite requires
+ */
+function nativeResponseChecksum(crc32) {
+  const zlib = require('node:zlib');
+  if (typeof zlib.crc32 !== 'function') return; // Node before 20.15: keep the JavaScript loop
+  crc32.unsigned = (buffer, previous) => (previous === undefined ? zlib.crc32(buffer) : zlib.crc32(buffer, Buffer.isBuffer(previous) ? previous.readUInt32BE(0) : previous));
+}
+
+module.exports = { cacheTableDescriptions, nativeResponseChecksum, TABLE_PREFIX };
