@@ -34,8 +34,38 @@ export function parseStrictJson(text: string, field = 'body'): unknown {
 /**
  * The first value of a parsed document that JSON text cannot carry faithfully, as a message, or
  * undefined. Iterative: the document may nest deeper than the call stack allows.
+ *
+ * Nearly every document is faithful, so it is first checked without naming paths, and walked again
+ * with them only to say where a problem is: building a path string for every member cost 34 µs
+ * per ingested event of the ingest benchmark (490 members), the check without them 10 µs.
  */
 export function firstProblem(root: unknown, field: string): string | undefined {
+  return isFaithful(root) ? undefined : describeFirstProblem(root, field);
+}
+
+/** Whether every number of a parsed document is finite and every string and key well-formed Unicode. */
+function isFaithful(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
+    } else if (typeof value === 'string') {
+      if (!value.isWellFormed()) return false;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const key of Object.keys(value)) {
+        if (!key.isWellFormed()) return false;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return true;
+}
+
+/** {@link firstProblem}'s message, by a walk in document order that names each value's path. */
+function describeFirstProblem(root: unknown, field: string): string | undefined {
   const pending: { readonly value: unknown; readonly path: string }[] = [{ value: root, path: field }];
   while (pending.length > 0) {
     const { value, path } = pending.pop() as { value: unknown; path: string };
