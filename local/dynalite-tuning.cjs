@@ -7,9 +7,8 @@
 // dynalite reads the description of a table from LevelDB before every item operation, and a
 // BatchGetItem does it once per key: two LevelDB reads and two JSON decodes for every item read,
 // one of them always the same few kilobytes (the Events table's description lists its seven
-// indexes). Measured on this store, that read was about a third of the CPU of reading an item
-// . Real DynamoDB has no such cost, so it only
-// distorted the local profile's figures, and its benchmarks, against the service's read paths.
+// indexes). Real DynamoDB has no such cost, so it only distorted the local profile's figures, and
+// its benchmarks, against the service's read paths (bench/local-store.ts measures the difference).
 //
 // The store process installs this before dynalite opens LevelDB. It wraps the LevelDB class's
 // get/put/del/batch: a description is served from a copy of its JSON text (decoded afresh per read,
@@ -36,6 +35,9 @@ function cacheTableDescriptions(Level) {
   const texts = new Map();
   /** Bumped before and after every write of a key, so a read that overlapped a write is not kept. */
   const versions = new Map();
+  /** The same for chained batches, whose keys are not known up front: they count for every key. */
+  let chainedWrites = 0;
+  const versionOf = (key) => `${versions.get(key) || 0}/${chainedWrites}`;
   let reads = 0;
   let hits = 0;
   const bump = (key) => {
@@ -59,9 +61,9 @@ function cacheTableDescriptions(Level) {
       hits++;
       return Promise.resolve(JSON.parse(text));
     }
-    const version = versions.get(key) || 0;
+    const version = versionOf(key);
     return get.call(this, key).then((value) => {
-      if (value !== undefined && (versions.get(key) || 0) === version) texts.set(key, JSON.stringify(value));
+      if (value !== undefined && versionOf(key) === version) texts.set(key, JSON.stringify(value));
       return value;
     });
   };
@@ -72,15 +74,21 @@ function cacheTableDescriptions(Level) {
     return isTableKey(key) ? writing([key], () => del.call(this, key, ...rest)) : del.call(this, key, ...rest);
   };
   proto.batch = function (operations, ...rest) {
-    // A chained batch (no array) names its keys later: drop every copy, before and after.
+    // A chained batch (no array) names its keys later: its write drops every copy, before and after.
     if (!Array.isArray(operations)) {
-      texts.clear();
       const chained = batch.call(this, operations, ...rest);
       const write = chained.write.bind(chained);
-      chained.write = (...args) => writing([...texts.keys()], () => {
+      const dropAll = () => {
+        chainedWrites++;
         texts.clear();
-        return write(...args);
-      });
+      };
+      chained.write = (...args) => {
+        dropAll();
+        const result = write(...args);
+        if (result && typeof result.then === 'function') result.then(dropAll, dropAll);
+        else dropAll();
+        return result;
+      };
       return chained;
     }
     const keys = operations.map((op) => op.key).filter(isTableKey);

@@ -34,7 +34,18 @@ const fakeLevelClass = () => {
     async del(key: string): Promise<void> {
       this.data.delete(key);
     }
-    async batch(ops: Op[]): Promise<void> {
+    batch(ops?: Op[]): Promise<void> | { put(key: string, value: unknown): unknown; write(): Promise<void> } {
+      if (ops === undefined) {
+        const queued: Op[] = [];
+        const chained = {
+          put: (key: string, value: unknown) => (queued.push({ type: 'put', key, value }), chained),
+          write: async () => this.apply(queued),
+        };
+        return chained;
+      }
+      return Promise.resolve(this.apply(ops));
+    }
+    private apply(ops: Op[]): void {
       for (const op of ops) if (op.type === 'put') this.data.set(op.key, JSON.stringify(op.value));
       else this.data.delete(op.key);
     }
@@ -91,6 +102,10 @@ describe('cacheTableDescriptions', () => {
     expect(await db.get(TABLE)).toEqual(description(['byTime', 'byJob']));
     await db.batch([{ type: 'put', key: TABLE, value: description(['byRun']) }]);
     expect(await db.get(TABLE)).toEqual(description(['byRun']));
+    const chained = db.batch() as { put(key: string, value: unknown): unknown; write(): Promise<void> };
+    chained.put(TABLE, description(['byJob']));
+    await chained.write();
+    expect(await db.get(TABLE)).toEqual(description(['byJob']));
     await db.del(TABLE);
     expect(await db.get(TABLE)).toBeUndefined();
   });
