@@ -72,6 +72,8 @@ const s3 = /* @__PURE__ */ lazily(() => new S3Client({}));
 const lambda = /* @__PURE__ */ lazily(() => new LambdaClient({}));
 const emr = /* @__PURE__ */ lazily(() => new EMRServerlessClient({}));
 const documents = /* @__PURE__ */ lazily(() => createDocumentClient(awsDynamoClient()));
+/** For single-event writes (`cacheMiddleware`; adapters/dynamodb/clients.ts). */
+const putClient = /* @__PURE__ */ lazily(() => awsDynamoClient({ cacheMiddleware: true }));
 
 /** The blob bucket of large event bodies (one per function). */
 const eventBlobs = (config: AwsConfig) => lazily(() => new S3BlobStore(s3(), bound(config.blobBucket, BLOB_BUCKET_ENV)));
@@ -79,7 +81,7 @@ const eventBlobs = (config: AwsConfig) => lazily(() => new S3BlobStore(s3(), bou
 /** Orgs, keys, sessions and events on DynamoDB; large event bodies in the blob bucket. The events table's stream feeds the lineage model, so no hook is called. */
 export const platform = (config: AwsConfig, _hooks: PlatformHooks): PlatformPorts => {
   const blobs = eventBlobs(config);
-  const events = lazily(() => new DynamoEventStore(documents(), tableName(config, EVENTS_TABLE), blobs));
+  const events = lazily(() => new DynamoEventStore(documents(), tableName(config, EVENTS_TABLE), blobs, { putClient: putClient() }));
   return builtOnFirstUse<PlatformPorts>({
     orgs: () => new DynamoOrgStore(documents(), tableName(config, ORGS_TABLE)),
     keys: () => new DynamoKeyStore(documents(), tableName(config, KEYS_TABLE)),

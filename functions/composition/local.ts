@@ -37,14 +37,18 @@ import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import type { BloomAvailability, BloomPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
-/** One document client per local store endpoint, shared by the groups. */
-const documentsAt = /* @__PURE__ */ lazily(() => new Map<string, ReturnType<typeof createDocumentClient>>());
-const documents = (config: LocalConfig) => {
-  const clients = documentsAt();
-  let client = clients.get(config.dynamodbEndpoint);
-  if (!client) clients.set(config.dynamodbEndpoint, (client = createDocumentClient(localDynamoClient(config.dynamodbEndpoint))));
-  return client;
+/** One value per local store endpoint, made on first use and shared by the groups. */
+const perEndpoint = <T>(make: (endpoint: string) => T) => {
+  const made = new Map<string, T>();
+  return (config: LocalConfig): T => {
+    let value = made.get(config.dynamodbEndpoint);
+    if (value === undefined) made.set(config.dynamodbEndpoint, (value = make(config.dynamodbEndpoint)));
+    return value;
+  };
 };
+const documents = /* @__PURE__ */ perEndpoint((endpoint) => createDocumentClient(localDynamoClient(endpoint)));
+/** For single-event writes (`cacheMiddleware`; adapters/dynamodb/clients.ts). */
+const putClient = /* @__PURE__ */ perEndpoint((endpoint) => localDynamoClient(endpoint, { cacheMiddleware: true }));
 
 /** Large event bodies in `<home>/blobs`. */
 const eventBlobs = (config: LocalConfig) => lazily(() => new DirectoryBlobStore(path.join(config.home, 'blobs')));
@@ -56,7 +60,7 @@ const eventBlobs = (config: LocalConfig) => lazily(() => new DirectoryBlobStore(
  */
 export const platform = (config: LocalConfig, hooks: PlatformHooks): PlatformPorts => {
   const events = lazily(() =>
-    notifyingEventStore(new DynamoEventStore(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config), { feed: true }), hooks.onEventsStored),
+    notifyingEventStore(new DynamoEventStore(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config), { feed: true, putClient: putClient(config) }), hooks.onEventsStored),
   );
   return builtOnFirstUse<PlatformPorts>({
     orgs: () => new DynamoOrgStore(documents(config), tableName(config, ORGS_TABLE)),

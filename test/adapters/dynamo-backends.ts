@@ -7,7 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
+import { createDocumentClient, localDynamoClient, type DynamoClientOptions } from '#adapters/dynamodb/clients';
 import { localTableName } from '#composition/config';
 import type { TableDefinition } from '#shared/table-definitions';
 import { awsClientConfig } from '../aws/emulator.ts';
@@ -23,6 +23,8 @@ export interface DynamoBackend {
   readonly name: DynamoBackendName;
   readonly client: DynamoDBClient;
   readonly doc: DynamoDBDocumentClient;
+  /** A plain client with `cacheMiddleware`, as the profiles give the event store for single writes. */
+  readonly putClient: DynamoDBClient;
   /** The name of a table there (the same in both: the test set-up creates them). */
   tableName(def: TableDefinition): string;
   /** Releases the client's sockets. */
@@ -30,11 +32,24 @@ export interface DynamoBackend {
 }
 
 /**
- * Opens a backend: dynalite through the local profile's client (as the stack builds it), moto
- * through a plain SDK client with the emulator's endpoint, as the AWS profile's client would be
+ * Opens a backend: dynalite through the local profile's clients (as the stack builds them), moto
+ * through plain SDK clients with the emulator's endpoint, as the AWS profile's clients would be
  * with `AWS_ENDPOINT_URL` set.
  */
 export const openDynamoBackend = (name: DynamoBackendName): DynamoBackend => {
-  const client = name === 'dynalite' ? localDynamoClient(inject('stack').dynamodbEndpoint) : new DynamoDBClient({ ...awsClientConfig(inject('aws')), maxAttempts: 3 });
-  return { name, client, doc: createDocumentClient(client), tableName: localTableName, close: () => client.destroy() };
+  const open = (options: DynamoClientOptions = {}) =>
+    name === 'dynalite' ? localDynamoClient(inject('stack').dynamodbEndpoint, options) : new DynamoDBClient({ ...awsClientConfig(inject('aws')), maxAttempts: 3, ...options });
+  const client = open();
+  const putClient = open({ cacheMiddleware: true });
+  return {
+    name,
+    client,
+    doc: createDocumentClient(client),
+    putClient,
+    tableName: localTableName,
+    close: () => {
+      client.destroy();
+      putClient.destroy();
+    },
+  };
 };

@@ -31,14 +31,19 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
   const dynamo = openDynamoBackend(backend);
   // dynalite keeps large bodies in the local blob directory, the emulated account in S3 (as in AWS).
   const blobs: TestBlobStore = blobStoreFor(backend);
-  const store = new DynamoEventStore(dynamo.doc, dynamo.tableName(EVENTS_TABLE), () => blobs.store);
+  // As the profiles build it: single events through the caching client, the rest through the document client.
+  const store = new DynamoEventStore(dynamo.doc, dynamo.tableName(EVENTS_TABLE), () => blobs.store, { putClient: dynamo.putClient });
+  const storeOnDocumentClient = new DynamoEventStore(dynamo.doc, dynamo.tableName(EVENTS_TABLE), () => blobs.store);
   const listAll = (orgId: string, params: Record<string, string> = {}) => store.list(orgId, parseListQuery({ ...WHOLE_TIME, limit: '1000', ...params }));
 
   beforeAll(() => blobs.prepare());
   afterAll(() => dynamo.close());
 
   describe('DynamoEventStore writes', () => {
-    it('Should store an event once and keep the first received_at when it arrives again', async () => {
+    it.each([
+      ['the caching client', () => store],
+      ['the document client', () => storeOnDocumentClient],
+    ])('Should store an event once and keep the first received_at when it arrives again (single writes through %s)', async (_, writer) => {
       // Prepare
       const org = randomUUID();
       const { text } = example('marquez/event_full.json');
@@ -46,7 +51,7 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
       const again = record(text, new Date('2024-06-01T00:00:00Z'));
 
       // Act
-      const outcomes = [await store.put(org, first), await store.put(org, again)];
+      const outcomes = [await writer().put(org, first), await writer().put(org, again)];
 
       // Assess
       expect(outcomes).toEqual(['stored', 'duplicate']);
@@ -229,8 +234,12 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
 describe('DynamoEventStore during a store outage', () => {
   // Nothing listens on port 9 (discard) on loopback here: every request is refused.
   const deadClient = localDynamoClient('http://127.0.0.1:9');
-  const dead = new DynamoEventStore(createDocumentClient(deadClient), localTableName(EVENTS_TABLE), () => directoryBlobs().store);
-  afterAll(() => deadClient.destroy());
+  const deadPutClient = localDynamoClient('http://127.0.0.1:9', { cacheMiddleware: true });
+  const dead = new DynamoEventStore(createDocumentClient(deadClient), localTableName(EVENTS_TABLE), () => directoryBlobs().store, { putClient: deadPutClient });
+  afterAll(() => {
+    deadClient.destroy();
+    deadPutClient.destroy();
+  });
 
   it('Should fail a single write with an error the API maps to 503', async () => {
     // Act

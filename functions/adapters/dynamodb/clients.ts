@@ -3,6 +3,9 @@
  * The DynamoDB clients the stores run on: DynamoDB itself in AWS, the local DynamoDB (dynalite) at
  * an endpoint locally (dummy credentials, a bounded wait), and the document client with the
  * marshalling options every store relies on.
+ *
+ * Either profile also has a client with the SDK's `cacheMiddleware` for the hottest call, one
+ * event's PutItem (see {@link DynamoClientOptions}).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -18,8 +21,26 @@ import { Agent } from 'node:http';
  */
 const LOCAL_STORE_REQUEST_TIMEOUT_MS = 3_000;
 
+/**
+ * Options of a client.
+ *
+ * `cacheMiddleware`: the SDK resolves a command's middleware stack on every send unless told to
+ * keep it per command class. The document client refuses that option (lib-dynamodb's commands
+ * wrap a new client command per send), so the single-event write goes through a second, plain
+ * client that has it, with items marshalled by {@link MARSHALL_OPTIONS}. Measured side by side in
+ * one local stack (single-event requests, 16 in flight, four pairs of alternating phases of 1,500):
+ * throughput +7% to +22% in every pair, the stack process's CPU per event 0.93–1.22 ms through the
+ * document client and 0.75–1.01 ms through the caching one (ADR 0035).
+ */
+export interface DynamoClientOptions {
+  readonly cacheMiddleware?: boolean;
+}
+
+/** How items are marshalled: by the document client, and by hand for the plain clients. */
+export const MARSHALL_OPTIONS = { removeUndefinedValues: true, convertEmptyValues: false } as const;
+
 /** DynamoDB of the function's region, with the function's role. */
-export const awsDynamoClient = (): DynamoDBClient => new DynamoDBClient({ maxAttempts: 3 });
+export const awsDynamoClient = (options: DynamoClientOptions = {}): DynamoDBClient => new DynamoDBClient({ maxAttempts: 3, ...options });
 
 /**
  * Signs requests to the local store without computing a signature. dynalite checks that a request
@@ -38,8 +59,9 @@ export class LocalStoreSigner {
 }
 
 /** The local DynamoDB API at `endpoint`. */
-export const localDynamoClient = (endpoint: string): DynamoDBClient =>
+export const localDynamoClient = (endpoint: string, options: DynamoClientOptions = {}): DynamoDBClient =>
   new DynamoDBClient({
+    ...options,
     endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
@@ -52,6 +74,8 @@ export const localDynamoClient = (endpoint: string): DynamoDBClient =>
 /** Wraps a client in the document client with the marshalling options the stores rely on. */
 export const createDocumentClient = (client: DynamoDBClient): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+    // A copy: lib-dynamodb writes into the options it is given (`convertTopLevelContainer`), which
+    // would make `marshall` wrap every item of the plain clients in a map.
+    marshallOptions: { ...MARSHALL_OPTIONS },
     unmarshallOptions: { wrapNumbers: false },
   });

@@ -5,11 +5,14 @@
  * thin index entries only (sharded GSIs merged in order, see event-query.ts and sorted-merge.ts),
  * then fetches the page's items with BatchGetItem. Nothing ever scans the table.
  */
+import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { BlobStore, EventListQuery, EventPage, EventRecord, EventStore, PutManyOutcome, PutOutcome } from '#domain/lineage/ports';
 import type { StoredLineageEvent } from '#domain/lineage/types';
 import { isTransientInfrastructureError } from '#adapters/transient-errors';
 import { batchGetAll, batchPutAll, mapConcurrent } from './batch-ops.ts';
+import { MARSHALL_OPTIONS } from './clients.ts';
 import { BODY_ATTRIBUTES, blobKeyOf, decodeEvent, encodeEvent, eventPk, paddedSize, type EncodedEvent } from './event-item.ts';
 import { listingKey, planQuery, resumePlan, usesNameDirectory, type QueryPlan } from './event-query.ts';
 import { ListingContinuations } from './listing-continuations.ts';
@@ -31,6 +34,11 @@ export interface DynamoEventStoreOptions {
   readonly writeConcurrency?: number;
   /** Write the local lineage feed's receipt-index attributes (the local profile; AWS has the stream). @default false */
   readonly feed?: boolean;
+  /**
+   * A plain client to the same DynamoDB, made with `cacheMiddleware` (clients.ts), for the PutItem
+   * of a single event: the per-request path the document client makes slowest. @default the document client
+   */
+  readonly putClient?: DynamoDBClient;
 }
 
 const CONDITIONAL_CHECK_FAILED = 'ConditionalCheckFailedException';
@@ -41,6 +49,7 @@ export class DynamoEventStore implements EventStore {
   private readonly compressMinBytes: number | undefined;
   private readonly writeConcurrency: number;
   private readonly feed: boolean;
+  private readonly putClient: DynamoDBClient | undefined;
   private readonly names: NameDirectory;
   private readonly continuations = new ListingContinuations();
 
@@ -59,6 +68,7 @@ export class DynamoEventStore implements EventStore {
     this.compressMinBytes = options.compressMinBytes;
     this.writeConcurrency = options.writeConcurrency ?? 4;
     this.feed = options.feed ?? false;
+    this.putClient = options.putClient;
     this.names = new NameDirectory(doc, tableName);
   }
 
@@ -164,8 +174,10 @@ export class DynamoEventStore implements EventStore {
       if (await this.exists(pkOf(encoded))) return 'duplicate';
       await this.blobs().put(encoded.blob.key, encoded.blob.body);
     }
+    const condition = 'attribute_not_exists(pk)';
     try {
-      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: encoded.item, ConditionExpression: 'attribute_not_exists(pk)' }));
+      if (this.putClient === undefined) await this.doc.send(new PutCommand({ TableName: this.tableName, Item: encoded.item, ConditionExpression: condition }));
+      else await this.putClient.send(new PutItemCommand({ TableName: this.tableName, Item: marshall(encoded.item, MARSHALL_OPTIONS), ConditionExpression: condition }));
       return 'stored';
     } catch (err) {
       if ((err as { name?: string }).name === CONDITIONAL_CHECK_FAILED) return 'duplicate';

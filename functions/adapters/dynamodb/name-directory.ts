@@ -15,6 +15,12 @@
  * readers see and then fall back to filtering. Each process remembers the names it has recorded,
  * so steady ingestion of known jobs costs nothing here; readers cache the chunks and re-read only
  * those whose version changed.
+ *
+ * New names are written by group commit: a chunk has at most one write in flight per process, and
+ * names that arrive meanwhile (from concurrent requests) wait and go together in its next write; a
+ * name already on its way is not sent again. Concurrent events of a new job (a run's START and
+ * COMPLETE, a Spark application's many events) used to write it once each: measured under 16
+ * concurrent single-event requests, 2,175 UpdateItems for about 970 new names.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
@@ -67,6 +73,12 @@ const chunkPk = (orgId: string, chunk: number): string => `${orgId}#dir#${chunk}
 /** The name directory of the Events table. */
 export class NameDirectory {
   private readonly remembered = new Set<string>();
+  /** Names on their way to the directory (`<org><NUL><entry>`): the write that will hold them. */
+  private readonly sending = new Map<string, Promise<void>>();
+  /** Per chunk item: the names waiting for its next write, and that write. */
+  private readonly nextWrite = new Map<string, { readonly entries: Set<string>; readonly written: Promise<void> }>();
+  /** Per chunk item: its latest write, which the next one waits for. */
+  private readonly lastWrite = new Map<string, Promise<void>>();
   private readonly cache = new Map<string, CachedChunk>();
 
   /**
@@ -84,15 +96,51 @@ export class NameDirectory {
    * not write the events.
    */
   async record(orgId: string, jobs: readonly DirectoryJob[]): Promise<void> {
-    const byChunk = new Map<number, Set<string>>();
-    for (const entry of jobs.flatMap(entriesOf)) {
-      if (this.remembered.has(`${orgId}${SEPARATOR}${entry}`)) continue;
-      const chunk = chunkOf(entry);
-      (byChunk.get(chunk) ?? byChunk.set(chunk, new Set()).get(chunk))?.add(entry);
+    const writes = new Set<Promise<void>>();
+    for (const entry of new Set(jobs.flatMap(entriesOf))) {
+      const name = `${orgId}${SEPARATOR}${entry}`;
+      if (this.remembered.has(name)) continue;
+      let written = this.sending.get(name);
+      if (written === undefined) {
+        written = this.inNextWrite(orgId, chunkOf(entry), entry);
+        this.sending.set(name, written);
+        const settled = () => this.sending.delete(name);
+        written.then(() => {
+          settled();
+          if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
+          this.remembered.add(name);
+        }, settled);
+      }
+      writes.add(written);
     }
-    await Promise.all([...byChunk].map(([chunk, entries]) => this.add(orgId, chunk, [...entries])));
-    if (this.remembered.size > MAX_REMEMBERED) this.remembered.clear();
-    for (const entries of byChunk.values()) for (const entry of entries) this.remembered.add(`${orgId}${SEPARATOR}${entry}`);
+    await Promise.all(writes);
+  }
+
+  /**
+   * Adds an entry to the next write of its chunk item and returns that write. The write starts once
+   * the chunk's previous one has settled (and never in the same tick), so entries of concurrent
+   * requests share it.
+   */
+  private inNextWrite(orgId: string, chunk: number, entry: string): Promise<void> {
+    const key = chunkPk(orgId, chunk);
+    const open = this.nextWrite.get(key);
+    if (open !== undefined) {
+      open.entries.add(entry);
+      return open.written;
+    }
+    const entries = new Set([entry]);
+    const start = () => {
+      this.nextWrite.delete(key);
+      return this.add(orgId, chunk, [...entries]);
+    };
+    const written = (this.lastWrite.get(key) ?? Promise.resolve()).then(start, start);
+    this.nextWrite.set(key, { entries, written });
+    this.lastWrite.set(key, written);
+    const forget = () => {
+      if (this.lastWrite.get(key) === written) this.lastWrite.delete(key);
+    };
+    written.then(forget, forget);
+    return written;
   }
 
   /** The org's directory: versions of every chunk are checked, and only changed chunks read whole. */
