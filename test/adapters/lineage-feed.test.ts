@@ -122,7 +122,7 @@ describe('the local lineage feed', () => {
     // Act
     await store.putMany(burstOrg, pipeline());
     await store.put(quietOrg, pipeline()[0] as EventRecord);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 700));
     const burst = await answers(model, burstOrg);
     const quiet = await answers(model, quietOrg);
     await consumer.whenIdle();
@@ -131,6 +131,30 @@ describe('the local lineage feed', () => {
     expect(Object.keys(quiet)).toContain('job etl:extract');
     expect(Object.keys(burst)).not.toContain('job etl:report');
     expect(Object.keys(await answers(model, burstOrg))).toContain('job etl:report');
+  });
+
+  it('Should wait the quiet delay before applying a lone event, and hold the first events of a burst with the burst', async () => {
+    // Prepare: a quiet delay of 300 ms; three events within it count as a burst
+    const [loneOrg, burstOrg] = [`feed-${randomUUID()}`, `feed-${randomUUID()}`];
+    const consumer = consumerFor([], { busyEventsPerSecond: 2, busyMaxLagMs: 20_000, quietDelayMs: 300 });
+    const store = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    const [extract, transform, report] = pipeline() as [EventRecord, EventRecord, EventRecord];
+    // Act: the lone org's event and the burst's first event alone; 100 ms later the rest of the burst
+    await store.put(loneOrg, extract);
+    await store.put(burstOrg, extract);
+    await new Promise((r) => setTimeout(r, 100));
+    const loneEarly = await answers(model, loneOrg);
+    await store.putMany(burstOrg, [transform, report]);
+    await new Promise((r) => setTimeout(r, 600));
+    const lone = await answers(model, loneOrg);
+    const burst = await answers(model, burstOrg);
+    await consumer.whenIdle();
+    await consumer.stop();
+    // Assess: the lone event after the delay; the burst's first event only with the rest of it
+    expect(Object.keys(loneEarly)).not.toContain('job etl:extract');
+    expect(Object.keys(lone)).toContain('job etl:extract');
+    expect(Object.keys(burst)).not.toContain('job etl:extract');
+    expect(Object.keys(await answers(model, burstOrg))).toEqual(expect.arrayContaining(['job etl:extract', 'job etl:report']));
   });
 
   it('Should apply a sustained burst within about its lag bound, while the burst goes on', async () => {
