@@ -131,7 +131,7 @@ export class LineageFeedConsumer {
   notify(orgId: string, events: readonly FeedEvent[]): void {
     if (this.stopped || events.length === 0) return;
     const now = this.now();
-    const recent = (this.recentlyStored.get(orgId) ?? []).filter((r) => r.at >= now - 1_000);
+    const recent = this.lastSecondOf(orgId, now) ?? [];
     recent.push({ at: now, events: events.length });
     this.recentlyStored.set(orgId, recent);
     const queue = this.queues.get(orgId) ?? [];
@@ -187,13 +187,24 @@ export class LineageFeedConsumer {
     });
   }
 
+  /**
+   * The org's notifications of the last second, older ones dropped in place (they are appended in
+   * time order, so from the front: this runs on every ingestion request); undefined when none.
+   */
+  private lastSecondOf(orgId: string, now: number): Array<{ readonly at: number; readonly events: number }> | undefined {
+    const recent = this.recentlyStored.get(orgId);
+    if (recent === undefined) return undefined;
+    let stale = 0;
+    while (stale < recent.length && (recent[stale] as { at: number }).at < now - 1_000) stale++;
+    if (stale > 0) recent.splice(0, stale);
+    if (recent.length > 0) return recent;
+    this.recentlyStored.delete(orgId);
+    return undefined;
+  }
+
   /** Whether more than `busyEventsPerSecond` of the org's events were stored in the last second. */
   private ingestionBusy(orgId: string): boolean {
-    const since = this.now() - 1_000;
-    const recent = (this.recentlyStored.get(orgId) ?? []).filter((r) => r.at >= since);
-    if (recent.length === 0) this.recentlyStored.delete(orgId);
-    else this.recentlyStored.set(orgId, recent);
-    return recent.reduce((sum, r) => sum + r.events, 0) > this.busyEventsPerSecond;
+    return (this.lastSecondOf(orgId, this.now()) ?? []).reduce((sum, r) => sum + r.events, 0) > this.busyEventsPerSecond;
   }
 
   /** How long the org's work may still wait (0: due now): up to the lag bound while its ingestion is busy, else the quiet delay. */
