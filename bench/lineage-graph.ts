@@ -15,7 +15,9 @@
  * Graphs are measured side by side over the same start nodes: over the store, without the readers'
  * record cache and with it (a first pass from a fresh process, then a second pass); through HTTP,
  * the stack's first pass (after its handlers were warmed on depth-1 graphs and searches, which
- * read a few records) and second pass.
+ * read a few records), a second pass, and cold stacks: the stack stopped and started again for
+ * each sample and its first request timed, as a cold Lambda's (BENCH_COLD_STARTS per depth, 20).
+ * Every pass starts from random nodes of its own, never read before in that process.
  *
  * Run with `node --expose-gc --import tsx bench/lineage-graph.ts` for an exact figure of the record
  * cache's heap. Options (env): BENCH_EVENTS (200000), BENCH_PIPELINES (250), BENCH_DOMAINS (20), BENCH_REQUESTS
@@ -51,6 +53,8 @@ const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 20);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
+/** Stacks started anew for the cold figures (`--http`): each sample is one process's first request. */
+const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 20);
 const BENCH_ORG = 'bench-lineage-graph-org';
 const SOURCES_PER_DOMAIN = 4;
 const COLUMNS = 6;
@@ -234,6 +238,11 @@ async function measure(label: string, target: number, requests: number, query: (
     sizes.push(await query(i));
     latencies.push(performance.now() - t0);
   }
+  report(label, target, latencies, sizes);
+}
+
+/** One line of figures: percentiles of the latencies against the target, and the answers' sizes. */
+function report(label: string, target: number, latencies: number[], sizes: number[]): void {
   latencies.sort((a, b) => a - b);
   sizes.sort((a, b) => a - b);
   const p95 = quantile(latencies, 0.95);
@@ -351,6 +360,9 @@ try {
     const heapUsed = () => ((globalThis as { gc?: () => void }).gc?.(), process.memoryUsage().heapUsed);
     const heapBefore = heapUsed();
     await graphPass('no record cache', storeQueries(uncached, ORG), 3);
+    // Start nodes this process has not read yet: over the no-cache pass's nodes the store's own
+    // caches (LevelDB blocks, the OS's pages) would be warm for exactly the records asked for.
+    starts = newStarts();
     await graphPass('cache, first pass', queries, 0);
     starts = newStarts();
     await graphPass('cache, second pass', queries, 0);
@@ -367,6 +379,29 @@ try {
     return (await queries.columnLineage({ nodeId: `datasetField:${out.namespace}:${out.name}:${pick(columnNames)}`, depth: '5', withDownstream: 'true' })).graph.length;
   });
   await measure('search (first load excluded)', 50, requests, async (i) => (await queries.search({ q: term(), sort: i % 2 ? 'UPDATED_AT' : 'NAME', limit: '10' })).totalCount);
+  if (stack) {
+    // A truly new process, as a cold Lambda is: the stack is stopped and started again for each
+    // sample, and its very first request is timed (gateway, authorizer, handler modules loaded,
+    // store process started, no record cache). In AWS the store would be warm; here its process is
+    // new too, so this is the harsher case.
+    await stack.stop();
+    console.log(`\ncold stacks (each sample: a stack started anew, its first request timed; ${COLD_STARTS} starts per kind):`);
+    for (const [depth, target] of [['5', 100], ['20', 500]] as const) {
+      const latencies: number[] = [];
+      const sizes: number[] = [];
+      for (let i = 0; i < COLD_STARTS; i++) {
+        const cold = await startStackProcess(home, 0, { LAKELINE_DEMO_DATA: '0' });
+        try {
+          const t0 = performance.now();
+          sizes.push((await httpQueries(cold.baseUrl, cold.apiKey).lineage({ nodeId: startNode(), depth })).graph.length);
+          latencies.push(performance.now() - t0);
+        } finally {
+          await cold.stop();
+        }
+      }
+      report(`graph depth ${depth}, cold stack`, target, latencies, sizes);
+    }
+  }
   console.log(`\n${machine()}`);
 } finally {
   raw.destroy();

@@ -19,36 +19,42 @@
  * Also prints, per query, the estimated input (the router's figure) and DuckDB's scan rate over it
  * (estimated bytes / DuckDB time), whose minimum is what the interactive limit rests on. Targets:
  * geometric mean regret ≤ 1.15, no query above 2.0.
+ *
+ * At SF ≤ 1 every TPC-H query is within the 2 GiB interactive limit, so `auto` always picks DuckDB
+ * and the run above only compares DuckDB with itself. `--boundaries` exercises the decisions near
+ * the engines' boundaries instead:
+ *
+ *   npx tsx bench/routing-regret.ts --boundaries --scale 0.1|1 [--reps N] [--home DIR]
+ *
+ * 1. a stack with the product's table times DuckDB, polars and bloom pinned (and asks `explain` for
+ *    each query's estimated input);
+ * 2. a stack whose interactive and bloom limits are 1 byte times Spark pinned as a batch read (one
+ *    run per query: each is a new JVM);
+ * 3. a stack whose limits are lowered by configuration (`LAKELINE_ROUTING_INTERACTIVE_LIMIT_BYTES`,
+ *    `LAKELINE_ROUTING_BLOOM_LIMIT_BYTES`) to the estimates' terciles, so a third of the queries
+ *    route to DuckDB, a third to bloom and a third to Spark, times `auto`.
+ * Every figure is request → rows in hand through the API (`bench/routed-client.ts`); regret is
+ * auto's time over the fastest engine's on that query. The phases run one after the other, so the
+ * machine's load is printed for each.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import { formatBytes, INTERACTIVE_LIMIT_BYTES } from '#domain/routing/table';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
 import { tpchQueries } from './tpch-queries.ts';
 import { machine, quantile } from './bench-util.ts';
+import { ensureTpch, requireExtensions, routedRead } from './routed-client.ts';
 
-const LINEITEM_ROWS_PER_SF = 6_001_215;
-const EXTENSIONS = path.join(REPO_ROOT, '.lakeline', 'duckdb-extensions');
 const SPARK_TIMEOUT_MS = 600_000;
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: '0.1' }, reps: { type: 'string' }, home: { type: 'string' }, spark: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { scale: { type: 'string', default: '0.1' }, reps: { type: 'string' }, home: { type: 'string' }, spark: { type: 'boolean', default: false }, boundaries: { type: 'boolean', default: false } },
+});
 const scale = Number(values.scale);
 if (![0.01, 0.1, 1].includes(scale)) throw new Error('--scale must be 0.01, 0.1 or 1');
 const reps = Number(values.reps ?? 3);
 const home = path.resolve(values.home ?? path.join(REPO_ROOT, '.lakeline', 'bench', `sf${scale}`));
-
-/** Makes sure the home's demo org has TPC-H at the scale; loads it when it does not. */
-const ensureData = async (stack: StackProcess): Promise<void> => {
-  const answer = await fetch(`${stack.baseUrl}/api/v1/tables/tpch/lineitem`, { headers: { authorization: `Bearer ${stack.apiKey}` } });
-  const rows = answer.ok ? Number(((await answer.json()) as { record_count: string }).record_count) : 0;
-  const wanted = Math.round(LINEITEM_ROWS_PER_SF * scale);
-  if (Math.abs(rows - wanted) / wanted < 0.01) return;
-  console.log(`data: loading TPC-H SF ${scale} into ${home} …`);
-  const writer = new SubprocessLakeWriter(path.join(REPO_ROOT, '.lakeline', 'venv', 'bin', 'python'), REPO_ROOT, home);
-  await writer.demoLoad(stack.orgId, scale, 'tpch');
-};
 
 interface Timed {
   readonly ms?: number;
@@ -126,7 +132,7 @@ const main = async (): Promise<void> => {
   };
 
   try {
-    await ensureData(stack);
+    await ensureTpch(stack, home, scale);
     const queries = await tpchQueries();
     const cell = (t: Timed): string => (t.ms === undefined ? 'n/a'.padStart(9) : t.ms.toFixed(0).padStart(9));
     console.log(`interactive limit ${formatBytes(INTERACTIVE_LIMIT_BYTES)}\n`);
@@ -161,5 +167,96 @@ const main = async (): Promise<void> => {
   }
 };
 
-if (!existsSync(path.join(EXTENSIONS, 'iceberg.duckdb_extension'))) throw new Error('run `npm run setup` first: the DuckDB extension files are missing');
-await main();
+/** Terciles of the estimated inputs: the limits that put a third of the queries on each engine. */
+const terciles = (estimates: readonly number[]): [number, number] => {
+  const sorted = [...estimates].sort((a, b) => a - b);
+  return [sorted[Math.floor(sorted.length / 3) - 1] as number, sorted[Math.floor((2 * sorted.length) / 3) - 1] as number];
+};
+
+/** The engines pinned on one stack: a warm-up each, then `reps` rounds in a rotated order; medians. */
+const pinnedTogether = async (stack: StackProcess, sql: string, engines: readonly string[]): Promise<Timed[]> => {
+  const first: Timed[] = [];
+  for (const engine of engines) first.push(await routedRead(stack, { query: sql, engine }));
+  const runs: number[][] = engines.map(() => []);
+  for (let round = 0; round < reps; round++) {
+    for (let k = 0; k < engines.length; k++) {
+      const i = (round + k) % engines.length;
+      if (first[i]?.refused) continue;
+      const t = await routedRead(stack, { query: sql, engine: engines[i] as string });
+      if (t.ms !== undefined) runs[i]?.push(t.ms);
+    }
+  }
+  return first.map((t, i) => (t.refused ? t : { ...t, ms: median(runs[i] as number[]) }));
+};
+
+/** `--boundaries`: auto with lowered limits against every engine pinned (see the header). */
+const boundaries = async (): Promise<void> => {
+  mkdirSync(home, { recursive: true });
+  const queries = await tpchQueries();
+  const ms = (t: Timed | undefined): string => (t?.ms === undefined ? 'n/a'.padStart(8) : t.ms.toFixed(0).padStart(8));
+  console.log(`routing regret near the boundaries, TPC-H SF ${scale}, median of ${reps} runs after a warm-up (Spark: one run); request → rows in hand`);
+  const pinned = new Map<number, Timed[]>();
+  const estimates = new Map<number, number>();
+  const common = { LAKELINE_DEMO_DATA: '0', LAKELINE_LOG_LEVEL: 'warn' };
+
+  console.log(`phase 1, the product's table (DuckDB, polars, bloom pinned); ${machine()}`);
+  const product = await startStackProcess(home, 0, common);
+  try {
+    await ensureTpch(product, home, scale);
+    for (const q of queries) {
+      const explained = await fetch(`${product.baseUrl}/api/v1/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${product.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: q.sql, explain: true }),
+      });
+      estimates.set(q.nr, Number(((await explained.json()) as { engine_decision: { estimated_input_bytes: string } }).engine_decision.estimated_input_bytes));
+      pinned.set(q.nr, await pinnedTogether(product, q.sql, ['duckdb', 'polars', 'bloom']));
+    }
+  } finally {
+    await product.stop();
+  }
+
+  console.log(`phase 2, every read a batch read (Spark pinned, one run each); ${machine()}`);
+  const batchOnly = await startStackProcess(home, 0, { ...common, LAKELINE_ROUTING_INTERACTIVE_LIMIT_BYTES: '1', LAKELINE_ROUTING_BLOOM_LIMIT_BYTES: '1' });
+  try {
+    for (const q of queries) pinned.set(q.nr, [...(pinned.get(q.nr) ?? []), await routedRead(batchOnly, { query: q.sql, engine: 'spark' })]);
+  } finally {
+    await batchOnly.stop();
+  }
+
+  const [interactiveLimit, bloomLimit] = terciles([...estimates.values()]);
+  console.log(`phase 3, auto with the interactive limit at ${formatBytes(interactiveLimit)} (${interactiveLimit} bytes) and the bloom limit at ${formatBytes(bloomLimit)} (${bloomLimit} bytes); ${machine()}`);
+  const lowered = await startStackProcess(home, 0, { ...common, LAKELINE_ROUTING_INTERACTIVE_LIMIT_BYTES: String(interactiveLimit), LAKELINE_ROUTING_BLOOM_LIMIT_BYTES: String(bloomLimit) });
+  const regrets: number[] = [];
+  const picks = new Map<string, number>();
+  try {
+    console.log('\n query   input      auto→    auto ms  duckdb ms  polars ms  bloom ms  spark ms  best    regret');
+    for (const q of queries) {
+      const first = await routedRead(lowered, { query: q.sql, engine: 'auto' });
+      let auto: Timed = first;
+      // A Spark run is a new JVM each time: its one run is its figure, as in phase 2.
+      if (first.ms !== undefined && first.engine !== 'spark') auto = (await pinnedTogether(lowered, q.sql, ['auto']))[0] as Timed;
+      const [duck, polars, bloom, spark] = pinned.get(q.nr) as [Timed, Timed, Timed, Timed];
+      const candidates = [['duckdb', duck], ['polars', polars], ['bloom', bloom], ['spark', spark]] as const;
+      const best = candidates.filter(([, t]) => t.ms !== undefined).sort((a, b) => (a[1].ms as number) - (b[1].ms as number))[0];
+      const regret = auto.ms !== undefined && best ? auto.ms / (best[1].ms as number) : Number.NaN;
+      if (Number.isFinite(regret)) regrets.push(regret);
+      picks.set(String(first.engine), (picks.get(String(first.engine)) ?? 0) + 1);
+      console.log(
+        ` Q${String(q.nr).padStart(2, '0')}  ${formatBytes(estimates.get(q.nr) ?? 0).padStart(9)}  ${String(first.engine ?? 'refused').padEnd(7)} ${ms(auto)}  ${ms(duck)}  ${ms(polars)}  ${ms(bloom)}  ${ms(spark)}  ${String(best?.[0] ?? '—').padEnd(6)}  ${Number.isFinite(regret) ? regret.toFixed(2).padStart(6) : 'n/a'.padStart(6)}${auto.refused ? `  auto refused: ${auto.refused}` : ''}`,
+      );
+    }
+  } finally {
+    await lowered.stop();
+  }
+  const geomean = Math.exp(regrets.reduce((sum, r) => sum + Math.log(r), 0) / regrets.length);
+  console.log(`\nSF ${scale}, boundaries: auto picked ${[...picks].map(([e, n]) => `${e} ${n}`).join(', ')}; geometric mean regret ${geomean.toFixed(3)} (target ≤ 1.15), max ${Math.max(...regrets).toFixed(2)} (target ≤ 2.0) over ${regrets.length} queries`);
+  for (const [k, engine] of (['duckdb', 'polars', 'bloom', 'spark'] as const).entries()) {
+    const refused = [...pinned].filter(([, t]) => t[k]?.refused).map(([nr, t]) => `Q${nr}: ${String(t[k]?.refused).slice(0, 160)}`);
+    if (refused.length > 0) console.log(`${engine} did not run ${refused.length} queries, e.g. ${refused[0]}`);
+  }
+  console.log(`machine after: ${machine()}`);
+};
+
+requireExtensions();
+await (values.boundaries ? boundaries() : main());

@@ -38,6 +38,7 @@ import {
   PROFILE_ENV,
   PYTHON_ENV,
   RESULTS_TTL_DAYS_ENV,
+  ROUTING_BLOOM_LIMIT_ENV,
   ROUTING_INTERACTIVE_LIMIT_ENV,
   SESSION_SECRET_ARN_ENV,
   SESSION_SECRET_ENV,
@@ -85,6 +86,8 @@ interface CommonConfig {
   readonly authCacheTtlMs?: number;
   /** The routed endpoint's interactive limit in bytes, when the deployment moves it. */
   readonly routingInteractiveLimitBytes?: number;
+  /** The routed endpoint's bloom limit in bytes (batch reads above it run on Spark), when moved. */
+  readonly routingBloomLimitBytes?: number;
   /** Days a routed read's results table is kept. */
   readonly resultsTtlDays: number;
 }
@@ -221,6 +224,7 @@ const common = (env: Env): CommonConfig => ({
   ...defined({
     authCacheTtlMs: wholeNumber(env, AUTH_CACHE_TTL_ENV, 0, 'milliseconds'),
     routingInteractiveLimitBytes: wholeNumber(env, ROUTING_INTERACTIVE_LIMIT_ENV, 1, 'bytes'),
+    routingBloomLimitBytes: wholeNumber(env, ROUTING_BLOOM_LIMIT_ENV, 1, 'bytes'),
   }),
 });
 

@@ -57,6 +57,11 @@ export const SPARK_RUNS_URI_ENV = 'LAKELINE_SPARK_RUNS_URI';
  * it a read runs on Spark. Unset: the routing table's measured limit (`functions/domain/routing/table.ts`).
  */
 export const ROUTING_INTERACTIVE_LIMIT_ENV = 'LAKELINE_ROUTING_INTERACTIVE_LIMIT_BYTES';
+/**
+ * Bytes of estimated input up to which a batch read of `POST /api/v1/query` runs on bloom (where it
+ * is configured); above it on Spark. Unset: the routing table's 64 GiB.
+ */
+export const ROUTING_BLOOM_LIMIT_ENV = 'LAKELINE_ROUTING_BLOOM_LIMIT_BYTES';
 /** Days a routed read's results table (`lakeline_results.r_<run>`) is kept; default 7. */
 export const RESULTS_TTL_DAYS_ENV = 'LAKELINE_RESULTS_TTL_DAYS';
 /**

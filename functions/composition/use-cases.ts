@@ -12,7 +12,7 @@ import type { PolarsDeps } from '#domain/polars/run-polars';
 import type { LegacyQueryDeps } from '#domain/query/legacy-query';
 import type { BloomSubmitter, SparkSubmitter } from '#domain/query/ports';
 import type { RoutedQueryDeps } from '#domain/query/routed-query';
-import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
+import { ROUTING_TABLE, withBloomLimit, withInteractiveLimit, type BandRow } from '#domain/routing/table';
 import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
@@ -102,11 +102,17 @@ export const readRunDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'spark' | 'b
     duckdb: () => g.lake().duckdb,
   });
 
+/** The routing table with the limits a deployment moved (each unset: the measured table's). */
+const routingTableOf = (interactiveBytes: number | undefined, bloomBytes: number | undefined): readonly BandRow[] => {
+  const table = interactiveBytes === undefined ? ROUTING_TABLE : withInteractiveLimit(interactiveBytes);
+  return bloomBytes === undefined ? table : withBloomLimit(table, bloomBytes);
+};
+
 /** The routed query: DuckDB and polars answer in the request; Spark and bloom runs are submitted as the router planned them, with its run id. */
 export const routedQueryDepsOf = (g: Groups): RoutedQueryDeps => {
   const spark: SparkSubmitter = { submit: (run, runId) => submitPlannedSparkRun(runDepsOf(g), run, runId) };
   const bloom: BloomSubmitter = { submit: (read, runId) => submitBloomRun(bloomRunDepsOf(g), read, runId) };
-  const limit = g.config().routingInteractiveLimitBytes;
+  const routingTable = routingTableOf(g.config().routingInteractiveLimitBytes, g.config().routingBloomLimitBytes);
   return builtOnFirstUse<RoutedQueryDeps>({
     orgs: () => g.platform().orgs,
     catalog: () => g.lake().catalog,
@@ -119,7 +125,7 @@ export const routedQueryDepsOf = (g: Groups): RoutedQueryDeps => {
     manifests: () => g.lake().manifests,
     lineage: () => g.platform().lineage,
     catalogKind: () => g.lake().catalogKind,
-    routingTable: () => (limit === undefined ? ROUTING_TABLE : withInteractiveLimit(limit)),
+    routingTable: () => routingTable,
     warn: () => warn,
     newRunId: () => randomUUID,
   });

@@ -131,6 +131,24 @@ export const withInteractiveLimit = (limitBytes: number): readonly BandRow[] => 
   return [...kept, ...ROUTING_TABLE.filter((r) => r.mode === 'batch' && r.maxBytes > limitBytes)];
 };
 
+/**
+ * A routing table whose bloom band ends elsewhere (`LAKELINE_ROUTING_BLOOM_LIMIT_BYTES`): batch
+ * reads up to `limitBytes` go to bloom where it is configured, larger ones to Spark. A limit at or
+ * below the table's interactive limit leaves no bloom band (every batch read is a Spark run). Used
+ * by a deployment whose engines measure otherwise, and by `bench/routing-regret.ts --boundaries`,
+ * which lowers both limits so that TPC-H's queries fall on every side of them.
+ */
+export const withBloomLimit = (table: readonly BandRow[], limitBytes: number): readonly BandRow[] => {
+  if (!Number.isSafeInteger(limitBytes) || limitBytes < 1) throw new RangeError(`bloom limit must be a positive whole number of bytes, got ${limitBytes}`);
+  const interactiveLimit = interactiveLimitOf(table);
+  const bloomRow = table.find((r) => r.batchReads === 'bloom');
+  const rows: BandRow[] = table.filter((r) => r.mode === 'interactive');
+  if (bloomRow && limitBytes > interactiveLimit) rows.push({ ...bloomRow, maxBytes: limitBytes });
+  const floor = Math.max(interactiveLimit, limitBytes);
+  rows.push(...table.filter((r) => r.mode === 'batch' && r !== bloomRow && r.maxBytes > floor));
+  return rows;
+};
+
 /** The interactive limit of a table: the largest `maxBytes` of its interactive rows. */
 export const interactiveLimitOf = (table: readonly BandRow[]): number =>
   Math.max(0, ...table.filter((r) => r.mode === 'interactive').map((r) => r.maxBytes));

@@ -8,7 +8,7 @@ import { CapabilityError, ValidationError } from '#domain/errors';
 import { decideRoute, type RoutingContext, type RoutingInput } from '#domain/routing/decide';
 import { ownTargetQuery } from '#domain/routing/own-target';
 import { checkRoutedRequest, type RoutedQueryBody } from '#domain/routing/request';
-import { bandOf, formatBytes, INTERACTIVE_LIMIT_BYTES, interactiveLimitOf, ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
+import { bandOf, formatBytes, INTERACTIVE_LIMIT_BYTES, interactiveLimitOf, ROUTING_TABLE, withBloomLimit, withInteractiveLimit } from '#domain/routing/table';
 
 const MiB = 1024 * 1024;
 const context: RoutingContext = {
@@ -41,6 +41,21 @@ describe('the routing table', () => {
     expect(bandOf(200_000, moved)).toMatchObject({ band: 'l', mode: 'batch' });
     expect(bandOf(50_000, moved)).toMatchObject({ band: 'xs', mode: 'interactive' });
     expect(() => withInteractiveLimit(0)).toThrow(RangeError);
+  });
+
+  it('Should end the bloom band where a deployment says, sending larger batch reads to Spark', () => {
+    // Act
+    const moved = withBloomLimit(withInteractiveLimit(100_000), 300_000);
+    const noBloom = withBloomLimit(withInteractiveLimit(100_000), 100_000);
+    // Assess
+    expect(bandOf(50_000, moved)).toMatchObject({ band: 'xs', mode: 'interactive' });
+    expect(bandOf(200_000, moved)).toMatchObject({ band: 'l', mode: 'batch', batchReads: 'bloom', maxBytes: 300_000 });
+    expect(bandOf(300_001, moved)).toMatchObject({ band: 'xl', mode: 'batch' });
+    expect(bandOf(300_001, moved).batchReads).toBeUndefined();
+    expect(noBloom.some((r) => r.batchReads === 'bloom')).toBe(false);
+    expect(bandOf(100_001, noBloom)).toMatchObject({ band: 'xl' });
+    expect(withBloomLimit(ROUTING_TABLE, 128 * 1024 * MiB).at(-1)?.maxBytes).toBe(Number.POSITIVE_INFINITY);
+    expect(() => withBloomLimit(ROUTING_TABLE, 0)).toThrow(RangeError);
   });
 
   it('Should print byte counts for people', () => {
