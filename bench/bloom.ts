@@ -6,7 +6,7 @@
  *   npx tsx bench/bloom.ts [--scale 1] [--reps 3] [--queries 1-22] [--spark-queries 1,3,18] [--home DIR]
  *
  * - DuckDB answers in the request (the 2-vCPU / 4 GB sandbox of band `xs`): request → rows.
- * - bloom is a run: request → SUBMITTED → polled every 50 ms → COMPLETE → first page of rows
+ * - bloom is a run: request → SUBMITTED → polled every 50 ms → COMPLETE → every page of rows
  *   (the stack's Trino with the product's 2 GB heap, `LAKELINE_TRINO_HEAP_MB`, 2 task threads).
  * - Spark is a batch read: the same request shape pinned to `spark` in a second stack on the same
  *   home whose interactive and bloom limits are set to 1 byte (a pinned Spark read within the

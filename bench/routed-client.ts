@@ -2,9 +2,10 @@
  * @module routed-client
  * The one way the query benchmarks time an engine: through `POST /api/v1/query` of a local stack,
  * from the request to the rows in hand. An interactive answer (DuckDB, polars) carries its rows; a
- * run (bloom, a Spark batch read) is polled at `POLL_MS` until it ends and its first page of rows
- * is fetched, so a run's figure includes its submission, its queueing and start-up, the engine's
- * work, the results table it writes (Spark) and up to one polling interval.
+ * run (bloom, a Spark batch read) is polled at `POLL_MS` until it ends and its rows
+ * are fetched page by page (10,000 rows a page), so a run's figure includes its submission, its
+ * queueing and start-up, the engine's work, the results table it writes and reads back, and up to
+ * one polling interval.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -34,16 +35,31 @@ interface RoutedAnswer {
   error?: string;
   engine_decision?: { engine: string; estimated_input_bytes: string };
   results?: { rows: unknown[][] };
+  results_page?: { offset: number; limit: number; next_offset?: number };
 }
+
+/** Rows per page asked of a finished run: the most `GET /api/v1/runs/{id}` gives. */
+const PAGE_ROWS = 10_000;
 
 const headersOf = (stack: StackProcess) => ({ authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' });
 
-/** Polls a run until it leaves QUEUED/RUNNING; its final answer with the first page of rows. */
+/** The pages of a finished run's rows after the first, as a client reading them all asks for them. */
+const laterPages = async (stack: StackProcess, runId: string, from: number | undefined): Promise<unknown[][]> => {
+  const rows: unknown[][] = [];
+  for (let offset = from; offset !== undefined; ) {
+    const page = (await (await fetch(`${stack.baseUrl}/api/v1/runs/${runId}?offset=${offset}&limit=${PAGE_ROWS}`, { headers: headersOf(stack) })).json()) as RoutedAnswer;
+    rows.push(...(page.results?.rows ?? []));
+    offset = page.results_page?.next_offset;
+  }
+  return rows;
+};
+
+/** Polls a run until it leaves QUEUED/RUNNING; its final answer with every row, page by page. */
 const waitRun = async (stack: StackProcess, runId: string): Promise<RoutedAnswer> => {
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
-    const run = (await (await fetch(`${stack.baseUrl}/api/v1/runs/${runId}?offset=0&limit=10000`, { headers: headersOf(stack) })).json()) as RoutedAnswer;
-    if (run.state !== 'RUNNING' && run.state !== 'QUEUED' && run.state !== 'SUBMITTED') return run;
+    const run = (await (await fetch(`${stack.baseUrl}/api/v1/runs/${runId}?offset=0&limit=${PAGE_ROWS}`, { headers: headersOf(stack) })).json()) as RoutedAnswer;
+    if (run.state !== 'RUNNING' && run.state !== 'QUEUED' && run.state !== 'SUBMITTED') return { ...run, results: { rows: [...(run.results?.rows ?? []), ...(await laterPages(stack, runId, run.results_page?.next_offset))] } };
     if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.state} after ${RUN_TIMEOUT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
