@@ -6,17 +6,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain ES module of Node built-ins, without type declarations
+import { requiredNodeMajor } from '../../../scripts/setup.mjs';
 import { REPO_ROOT } from '../../helpers/local-stack-process.ts';
 
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')) as Record<string, unknown>;
 
-/** The lowest major `engines.node` accepts (">=22" → 22). */
-const enginesMajor = (): number => {
-  const range = (readJson('package.json').engines as { node: string }).node;
-  const major = /^>=(\d+)$/.exec(range)?.[1];
-  if (major === undefined) throw new Error(`engines.node is not of the form ">=N": ${range}`);
-  return Number(major);
-};
+/** The lowest major `engines.node` accepts (">=22" → 22), as the set-up reads it. */
+const enginesMajor = (): number => requiredNodeMajor() as number;
 
 /** Platforms the lock pins a Node package for (`node-<platform>-<arch>`); others run the machine's Node. */
 const PINNED_PLATFORMS = ['linux-x64', 'linux-arm64'];
