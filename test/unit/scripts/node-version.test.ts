@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module of Node built-ins, without type declarations
-import { requiredNodeMajor } from '../../../scripts/setup.mjs';
+import { PINNED_NODE_PLATFORMS, requiredNodeMajor } from '../../../scripts/setup.mjs';
 import { REPO_ROOT } from '../../helpers/local-stack-process.ts';
 
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')) as Record<string, unknown>;
@@ -15,8 +15,8 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileS
 /** The lowest major `engines.node` accepts (">=22" → 22), as the set-up reads it. */
 const enginesMajor = (): number => requiredNodeMajor() as number;
 
-/** Platforms the lock pins a Node package for (`node-<platform>-<arch>`); others run the machine's Node. */
-const PINNED_PLATFORMS = ['linux-x64', 'linux-arm64'];
+const lockedPackages = (): Record<string, { version: string; integrity?: string } | undefined> =>
+  readJson('package-lock.json').packages as Record<string, { version: string; integrity?: string } | undefined>;
 
 const majorOf = (version: string): number => Number(version.replace(/^v/, '').split('.')[0]);
 
@@ -27,14 +27,18 @@ describe('the Node the tests run on', () => {
     expect(majorOf(process.version)).toBeGreaterThanOrEqual(enginesMajor());
   });
 
-  it.runIf(PINNED_PLATFORMS.includes(`${process.platform}-${process.arch}`))('Should be the Node the lock pins for this platform', () => {
+  it.each(PINNED_NODE_PLATFORMS as string[])('Should pin in the lock, with its integrity, a Node of that major for %s', (platform) => {
     // Prepare
-    const packages = readJson('package-lock.json').packages as Record<string, { version: string; integrity?: string } | undefined>;
-    const pinned = packages[`node_modules/node-${process.platform}-${process.arch}`];
+    const pinned = lockedPackages()[`node_modules/node-${platform}`];
     // Assess
     expect(pinned?.integrity).toMatch(/^sha512-/);
-    if (pinned === undefined) return;
-    expect(majorOf(pinned.version)).toBe(enginesMajor());
-    expect(process.version).toBe(`v${pinned.version}`);
+    expect(majorOf(pinned?.version ?? '0')).toBe(enginesMajor());
+  });
+
+  it.runIf((PINNED_NODE_PLATFORMS as string[]).includes(`${process.platform}-${process.arch}`))('Should be the Node the lock pins for this platform', () => {
+    // Prepare
+    const pinned = lockedPackages()[`node_modules/node-${process.platform}-${process.arch}`];
+    // Assess
+    expect(process.version).toBe(`v${pinned?.version}`);
   });
 });
