@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Idempotent set-up for a fresh clone, run by `npm run local`, `npm test` and `.ci/run`:
 //   1. node_modules from package-lock.json (`npm ci`), redone only when the lock file changes,
-//      with the Node the npm scripts run on (see projectNode below);
+//      with the Node the npm scripts run on (see PINNED_NODE below);
 //   2. the Python environment `.lakeline/venv` from the pinned requirements files, redone only
 //      when one of them changes;
 //   3. the AWS test tools (moto, cfn-lint) in `.lakeline/venv-aws` from requirements-aws-test.lock,
