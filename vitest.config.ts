@@ -11,8 +11,5 @@ export default defineConfig({
     // Every answer from a local gateway is checked against its route's contract (a drifted answer fails the test).
     setupFiles: ['test/helpers/contract-check.ts'],
     reporters: ['default'],
-    // The AWS SDK warns once per process that its 2027 releases need Node 22; the project pins its
-    // SDK versions and runs Lambda on Node 22, so in test output the warning is only noise.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

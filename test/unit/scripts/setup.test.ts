@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module of Node built-ins, without type declarations
-import { hashFiles, stripEscapes } from '../../../scripts/setup.mjs';
+import { hashFiles, requiredNodeMajor, stripEscapes } from '../../../scripts/setup.mjs';
 
 const checkout = (contents: string): string => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lakeline-clone-'));
@@ -36,5 +36,17 @@ describe('set-up output', () => {
     const text = stripEscapes(raw) as string;
     expect(text.includes("\u001b")).toBe(false);
     expect(text).toBe('npm warn EBADENGINE\nprogress 10%\nprogress 100%\r\ndone');
+  });
+});
+
+describe('set-up: the Node the npm scripts need', () => {
+  it('Should read the lowest major from engines.node', () => {
+    // Assess
+    expect(requiredNodeMajor({ engines: { node: '>=22' } })).toBe(22);
+  });
+
+  it.each([['^22.1.0'], ['>=22 <25'], [undefined]])('Should refuse engines.node %s, naming it', (range) => {
+    // Assess
+    expect(() => requiredNodeMajor({ engines: { node: range } })).toThrow(`package.json engines.node must read ">=N", not ${JSON.stringify(range)}`);
   });
 });
