@@ -9,6 +9,7 @@ const path = require('node:path');
 const fromDynalite = (name) => require(require.resolve(name, { paths: [path.dirname(require.resolve('dynalite'))] }));
 const { Level } = fromDynalite('level');
 const { cacheTableDescriptions, nativeResponseChecksum } = require('./dynalite-tuning.cjs');
+const { closeAbandonedIterators } = require('./dynalite-iterators.cjs');
 const { removeStrayIndexEntries } = require('./store-repair.cjs');
 
 // Before dynalite loads: two per-item costs real DynamoDB does not have (see dynalite-tuning.cjs).
@@ -17,6 +18,10 @@ if (process.env.LAKELINE_STORE_TUNING !== 'off') {
   cacheTableDescriptions(Level);
   nativeResponseChecksum(fromDynalite('buffer-crc32'));
 }
+// Every Query and Scan of dynalite leaves its LevelDB iterator open, and the store's memory grows
+// without bound under load (see dynalite-iterators.cjs); LAKELINE_STORE_ITERATOR_FIX=off keeps that
+// (bench/local-store.ts measures both).
+closeAbandonedIterators(Level, { close: process.env.LAKELINE_STORE_ITERATOR_FIX !== 'off' });
 const dynalite = require('dynalite');
 
 const [storePath, portArg] = process.argv.slice(2);
