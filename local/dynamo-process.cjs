@@ -4,6 +4,7 @@
 // repair of store-repair.cjs did), and closes the store cleanly on SIGINT/SIGTERM or when its
 // parent goes away (stdin closes), so no write is lost on Ctrl-C.
 'use strict';
+const { existsSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 // dynalite's own LevelDB and checksum packages, resolved from dynalite so the versions always match.
 const fromDynalite = (name) => require(require.resolve(name, { paths: [path.dirname(require.resolve('dynalite'))] }));
@@ -27,11 +28,18 @@ const dynalite = require('dynalite');
 const [storePath, portArg] = process.argv.slice(2);
 let server;
 
+/**
+ * Written once the store is closed cleanly, removed when it is opened: missing at start, the last
+ * run of the store may have been killed in the middle of a write.
+ */
+const cleanMarker = `${storePath}.closed-cleanly`;
+
 // dynalite opens its LevelDB lazily and, when another process holds the store's lock, crashes on
 // the first request ("Database is not open") instead of failing at start. Opening the store once
 // here first turns that into a clear, early error the parent reports. While it is open and nothing
-// else writes, index entries a killed store left without their item are removed (store-repair.cjs).
-let repair = { examined: 0, removed: 0, byIndex: {}, ms: 0 };
+// else writes, and unless the last run closed it cleanly, index entries a killed store left
+// without their item are removed (store-repair.cjs).
+let repair = { ran: false, examined: 0, removed: 0, byIndex: {}, ms: 0 };
 const openAndRepairStore = async () => {
   const probe = new Level(storePath, { valueEncoding: 'json' });
   const started = Date.now();
@@ -43,10 +51,11 @@ const openAndRepairStore = async () => {
     process.exit(3);
   }
   try {
-    repair = await removeStrayIndexEntries(probe, require(path.join(path.dirname(require.resolve('dynalite')), 'db')));
+    if (existsSync(cleanMarker)) rmSync(cleanMarker);
+    else repair = { ...(await removeStrayIndexEntries(probe, require(path.join(path.dirname(require.resolve('dynalite')), 'db')))), ran: true };
   } catch (err) {
     // Serving a store with stray entries beats not serving it: the parent logs this loudly.
-    repair = { ...repair, error: err.message };
+    repair = { ...repair, ran: true, error: err.message };
   } finally {
     repair.ms = Date.now() - started;
     await probe.close();
@@ -58,7 +67,11 @@ const shutdown = () => {
   if (closing) return;
   closing = true;
   if (!server) process.exit(0);
-  server.close(() => process.exit(0));
+  // dynalite's close waits for the requests in flight and their writes, then closes LevelDB.
+  server.close((err) => {
+    if (!err) writeFileSync(cleanMarker, '');
+    process.exit(0);
+  });
   setTimeout(() => process.exit(0), 10_000).unref();
 };
 process.on('SIGINT', shutdown);

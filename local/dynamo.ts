@@ -21,6 +21,8 @@ import { migrateTable, type ItemUpgrade } from './table-migration.ts';
 
 /** What the store process's start-up repair did (local/store-repair.cjs). */
 export interface StoreRepair {
+  /** Whether it ran: only when the store was not closed cleanly by its last run. */
+  readonly ran: boolean;
   /** Index entries read. */
   readonly examined: number;
   /** Index entries removed because no item backs them (left by a store killed while writing). */

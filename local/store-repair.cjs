@@ -1,27 +1,29 @@
-// Start-up repair of the local store: index entries that do not match an item are removed.
+// Start-up repair of the local store: index entries whose item does not exist are removed.
 //
 // dynalite writes an item's index entries first and the item after them, in separate LevelDB
 // writes (db/index.js `updateIndexes`, then `itemDb.put`). A store process killed between the two
-// (kill -9, out of memory, power loss) leaves entries whose item never landed, or, for an update,
-// entries naming attribute values the item never got; queries on the index go on returning them.
-// The request that wrote them was never acknowledged, so nothing stored is lost by removing them.
+// (kill -9, out of memory, power loss) leaves entries whose item never landed, and queries on the
+// index go on returning them. The request that wrote them was never acknowledged, so removing
+// them loses nothing stored.
 //
-// The store process runs this on the store before dynalite opens it (nothing else writes then),
-// on every start: the entries of each index of each table are read in key order, their items
-// fetched by batches of keys, and an entry is kept only if its item exists and gives that same
-// index key. Keys are computed with dynalite's own functions, so the layout cannot drift.
+// The store process runs this before dynalite opens the store (nothing else writes then), after a
+// run that did not close the store cleanly (docs/adr/0036-local-store-repair-and-iterators.md).
+// Per table, the keys of its items are read (keys only: no item is decoded), then every entry
+// of each of its indexes, whose value holds the item's key attributes; an entry whose item key is
+// not among them is deleted. Keys are computed with dynalite's own functions, so the layout cannot
+// drift from dynalite's.
 'use strict';
 
-/** Entries whose items are fetched in one `getMany`. */
+/** Stray entries deleted in one LevelDB batch. */
 const CHUNK = 1_000;
 
 /** The key range of one dynalite sub-database (its keys start with `name~`; names hold no `~`). */
 const rangeOf = (name) => ({ gte: `${name}~`, lt: `${name}\u007f` });
 
 /**
- * Removes the index entries of every table of the store that no item backs.
+ * Removes the index entries of every table of the store whose item does not exist.
  * @param {import('level').Level} db - the store's LevelDB, open, with `valueEncoding: 'json'`
- * @param {{ createKey: Function, createIndexKey: Function }} keys - dynalite's key functions (`dynalite/db`)
+ * @param {{ createKey: Function }} keys - dynalite's key functions (`dynalite/db`)
  * @returns {Promise<{ examined: number, removed: number, byIndex: Record<string, number> }>}
  */
 async function removeStrayIndexEntries(db, keys) {
@@ -31,35 +33,29 @@ async function removeStrayIndexEntries(db, keys) {
   let removed = 0;
   const byIndex = {};
   for (const table of tables) {
-    const itemPrefix = `item-${table.TableName}~`;
     const indexes = [
       ...(table.LocalSecondaryIndexes || []).map((index) => ['local', index]),
       ...(table.GlobalSecondaryIndexes || []).map((index) => ['global', index]),
     ];
+    if (indexes.length === 0) continue;
+    const itemSpace = `item-${table.TableName}`;
+    const items = new Set();
+    for await (const key of db.keys(rangeOf(itemSpace))) items.add(key.slice(itemSpace.length + 1));
     for (const [type, index] of indexes) {
-      const name = `index-${type}~${table.TableName}~${index.IndexName}`;
-      const prefixLength = name.length + 1;
-      const backed = (item, entryKey) => {
-        if (item === undefined) return false;
-        if (!index.KeySchema.every((key) => item[key.AttributeName] !== undefined && item[key.AttributeName] !== null)) return false;
-        return keys.createIndexKey(item, table, index.KeySchema) === entryKey.slice(prefixLength);
-      };
-      let chunk = [];
-      const check = async () => {
-        const items = await db.getMany(chunk.map(([, entry]) => itemPrefix + keys.createKey(entry, table)));
-        const stray = chunk.filter(([entryKey], i) => !backed(items[i], entryKey));
-        if (stray.length > 0) await db.batch(stray.map(([entryKey]) => ({ type: 'del', key: entryKey })));
-        examined += chunk.length;
+      let stray = [];
+      const remove = async () => {
+        await db.batch(stray.map((key) => ({ type: 'del', key })));
         removed += stray.length;
-        if (stray.length > 0) byIndex[`${table.TableName}.${index.IndexName}`] = (byIndex[`${table.TableName}.${index.IndexName}`] || 0) + stray.length;
-        chunk = [];
+        byIndex[`${table.TableName}.${index.IndexName}`] = (byIndex[`${table.TableName}.${index.IndexName}`] || 0) + stray.length;
+        stray = [];
       };
       // The iterator reads a snapshot: deleting entries behind it changes nothing it returns.
-      for await (const entry of db.iterator(rangeOf(name))) {
-        chunk.push(entry);
-        if (chunk.length >= CHUNK) await check();
+      for await (const [key, entry] of db.iterator(rangeOf(`index-${type}~${table.TableName}~${index.IndexName}`))) {
+        examined++;
+        if (!items.has(keys.createKey(entry, table))) stray.push(key);
+        if (stray.length >= CHUNK) await remove();
       }
-      if (chunk.length > 0) await check();
+      if (stray.length > 0) await remove();
     }
   }
   return { examined, removed, byIndex };
