@@ -256,7 +256,7 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
       return new DynamoEventStore(doc, table, () => blobs.store);
     };
 
-    it.each([
+    it.each<[string, Record<string, string>]>([
       ['a namespace filter, newest first', { namespace: 'staging', limit: '30' }],
       ['a namespace filter, oldest first', { namespace: 'prod', order: 'ASC', limit: '30' }],
       ['a run in size order', { run: 'first', sort_by: 'EVENT_SIZE_IN_BYTES', limit: '10' }],
