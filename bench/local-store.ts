@@ -9,12 +9,20 @@
  * of 100 existing keys, BatchGetItem of 25 missing keys projected to `pk` (ingestion's duplicate
  * check), conditional PutItem, UpdateItem. Options (env): BENCH_ITEMS (per operation and round,
  * default 5000), BENCH_ROUNDS (4).
+ *
+ * `npx tsx bench/local-store.ts memory`: the store process's resident memory under a mixed load
+ * (BatchWriteItem of events, and listing-like Queries of 20 entries on the time and namespace
+ * indexes) with dynalite's LevelDB iterators closed when it releases them
+ * (local/dynalite-iterators.cjs) and left open as dynalite ships (`LAKELINE_STORE_ITERATOR_FIX=off`):
+ * two store processes under the same load at the same time, RSS every 10 s, then after an idle
+ * pause. Options (env): BENCH_SECONDS (60), BENCH_WRITERS and BENCH_READERS per store (1 and 2),
+ * BENCH_PREPARED (events made per writer before the clock starts, 15000).
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { readFileSync, rmSync } from 'node:fs';
+import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, batchPutAll } from '#adapters/dynamodb/batch-ops';
-import { encodeEvent } from '#adapters/dynamodb/event-item';
+import { encodeEvent, namespaceKey, shardKey, SHARD_COUNT } from '#adapters/dynamodb/event-item';
 import { ensureTables } from '#adapters/dynamodb/table-admin';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
 import { prepareEvent } from '#domain/lineage/derive';
@@ -38,13 +46,16 @@ interface Store {
   readonly lineageKeys: { pk: string; sk: string }[];
 }
 
-const startStore = async (name: string, tuning: boolean): Promise<Store> => {
-  const home = tempHome(`bench-store-${name}`);
-  const saved = process.env.LAKELINE_STORE_TUNING;
+const startStore = async (name: string, tuning: boolean, env: Record<string, string> = {}): Promise<Store> => {
+  const home = tempHome(`bench-store-${name.replace(/\W+/g, '-')}`);
+  const saved = { ...process.env };
   if (!tuning) process.env.LAKELINE_STORE_TUNING = 'off';
+  Object.assign(process.env, env);
   const dynamo = await startLocalDynamo(home);
-  if (saved === undefined) delete process.env.LAKELINE_STORE_TUNING;
-  else process.env.LAKELINE_STORE_TUNING = saved;
+  for (const key of ['LAKELINE_STORE_TUNING', ...Object.keys(env)]) {
+    if (saved[key] === undefined) delete process.env[key];
+    else process.env[key] = saved[key];
+  }
   const client = localDynamoClient(dynamo.endpoint);
   await ensureTables(client, [
     { def: EVENTS_TABLE, name: EVENTS },
@@ -117,6 +128,74 @@ const operations: Record<string, (store: Store, round: number) => Promise<number
     return ITEMS;
   },
 };
+
+/** Resident memory of a process, in MB. */
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+/** The memory mode: two stores, iterators closed and as dynalite ships, under the same mixed load at once. */
+const memory = async (): Promise<void> => {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 60);
+  const writers = Number(process.env.BENCH_WRITERS ?? 1);
+  const readers = Number(process.env.BENCH_READERS ?? 2);
+  console.log(`local store memory — ${machine()}`);
+  console.log(`${seconds} s of mixed load per store, both stores at once: ${writers} writer(s) of BatchWriteItem of 25 events, ${readers} reader(s) of Queries of 20 entries (time index, newest first; namespace index with a filter)\n`);
+  const stores = [await startStore('iterators closed', true), await startStore('as shipped', true, { LAKELINE_STORE_ITERATOR_FIX: 'off' })];
+  try {
+    // Items made before the clock starts, so the load is the store's, not the making of items.
+    const prepared = new Map<string, Record<string, unknown>[]>();
+    stores.forEach((_, i) => Array.from({ length: writers }, (__, w) => prepared.set(`${i + 1}/${w}`, eventItems(Number(process.env.BENCH_PREPARED ?? 15_000), (i + 1) * 1_000 + w * 100))));
+    const end = Date.now() + seconds * 1_000;
+    const counts = new Map(stores.map((store) => [store.name, { items: 0, queries: 0 }]));
+    const load = (store: Store, seed: number) => {
+      const count = counts.get(store.name) as { items: number; queries: number };
+      const writer = async (w: number) => {
+        for (let round = 0; Date.now() < end; round++) {
+          const items = round === 0 ? (prepared.get(`${seed}/${w}`) as Record<string, unknown>[]) : eventItems(1_000, seed * 1_000 + w * 100 + round);
+          for (let i = 0; i < items.length && Date.now() < end; i += 25) count.items += (await batchPutAll(store.doc, EVENTS, 'pk', items.slice(i, i + 25), 1)).length;
+        }
+      };
+      const reader = async (r: number) => {
+        for (let q = r; Date.now() < end; q++) {
+          const shard = q % SHARD_COUNT;
+          const byNamespace = q % 2 === 1;
+          await store.doc.send(
+            new QueryCommand({
+              TableName: EVENTS,
+              IndexName: byNamespace ? 'byNamespace' : 'byTime',
+              KeyConditionExpression: byNamespace ? 'namespaceKey = :p' : 'shardKey = :p',
+              ...(byNamespace ? { FilterExpression: 'runState <> :s', ExpressionAttributeValues: { ':p': namespaceKey('bench-org', `ns_${q % 20}`, shard), ':s': 'OTHER' } } : { ExpressionAttributeValues: { ':p': shardKey('bench-org', shard) } }),
+              ScanIndexForward: false,
+              Limit: 20,
+            }),
+          );
+          count.queries++;
+        }
+      };
+      return [...Array.from({ length: writers }, (_, w) => writer(w)), ...Array.from({ length: readers }, (_, r) => reader(r))];
+    };
+    const row = (label: string) =>
+      console.log(`${label.padEnd(22)} ${stores.map((store) => `${store.name}: ${rssMb(store.pid).toFixed(0).padStart(5)} MB (${String(counts.get(store.name)?.items).padStart(6)} items, ${String(counts.get(store.name)?.queries).padStart(6)} queries)`).join('   ')}`);
+    row('start');
+    const started = Date.now();
+    const sampler = setInterval(() => row(`after ${Math.round((Date.now() - started) / 1_000)} s`), 10_000);
+    await Promise.all(stores.flatMap((store, i) => load(store, i + 1)));
+    clearInterval(sampler);
+    row(`end (${seconds} s)`);
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    row('after 15 s idle');
+    console.log(`\n${machine()}`);
+  } finally {
+    for (const store of stores) {
+      await store.dynamo.stop();
+      store.destroy();
+    }
+  }
+};
+
+if (process.argv[2] === 'memory') {
+  await memory();
+  process.exit(0);
+}
 
 console.log(`local store benchmark — ${machine()}`);
 console.log(`${ITEMS} items per operation and round, ${ROUNDS} rounds alternating between the two store processes; store CPU per item, median of rounds\n`);

@@ -19,9 +19,26 @@ import { logger } from '#shared/observability';
 import { ALL_TABLES, EVENTS_TABLE } from '#shared/table-definitions';
 import { migrateTable, type ItemUpgrade } from './table-migration.ts';
 
+/** What the store process's start-up repair did (local/store-repair.cjs). */
+export interface StoreRepair {
+  /** Whether it ran: only when the store was not closed cleanly by its last run. */
+  readonly ran: boolean;
+  /** Index entries read. */
+  readonly examined: number;
+  /** Index entries removed because no item backs them (left by a store killed while writing). */
+  readonly removed: number;
+  /** Removed entries by `<table>.<index>`. */
+  readonly byIndex: Readonly<Record<string, number>>;
+  readonly ms: number;
+  /** Why the repair did not finish, if it did not (the store is served all the same). */
+  readonly error?: string;
+}
+
 /** A running local DynamoDB. */
 export interface LocalDynamo {
   readonly endpoint: string;
+  /** The start-up repair of the store process now running. */
+  repair(): StoreRepair;
   /** The store process's pid now (it changes when the store is restarted). */
   pid(): number | undefined;
   stop(): Promise<void>;
@@ -46,15 +63,15 @@ export interface LocalDynamoOptions {
 }
 
 /** One store process, started and ready on its port. */
-const spawnStore = async (storePath: string, port: number): Promise<{ child: ChildProcess; port: number; stderr: () => string }> => {
+const spawnStore = async (storePath: string, port: number): Promise<{ child: ChildProcess; port: number; repair: StoreRepair; stderr: () => string }> => {
   // LAKELINE_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the store process there (benchmarks).
   const profile = process.env.LAKELINE_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LAKELINE_CPU_PROF_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, CHILD, storePath, String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-8_192)));
-  const actualPort = await new Promise<number>((resolve, reject) => {
+  const ready = await new Promise<{ port: number; repair: StoreRepair }>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    lines.once('line', (line) => resolve(JSON.parse(line) as { port: number; repair: StoreRepair }));
     child.once('exit', (code) => {
       const locked = /LOCK|lock/.test(stderr);
       reject(
@@ -66,7 +83,10 @@ const spawnStore = async (storePath: string, port: number): Promise<{ child: Chi
       );
     });
   });
-  return { child, port: actualPort, stderr: () => stderr };
+  const { repair } = ready;
+  if (repair.error !== undefined) logger.error('the local store could not check its indexes at start; serving it as it is', { error: repair.error, examined: repair.examined, removed: repair.removed });
+  else if (repair.removed > 0) logger.warn('the local store removed index entries a killed store process left without their item', { removed: repair.removed, byIndex: repair.byIndex, examined: repair.examined, ms: repair.ms });
+  return { child, port: ready.port, repair, stderr: () => stderr };
 };
 
 /**
@@ -133,6 +153,7 @@ export const startLocalDynamo = async (home: string, options: LocalDynamoOptions
   supervise(current);
   return {
     endpoint,
+    repair: () => current.repair,
     pid: () => current.child.pid,
     stop: () => {
       stopping = true;

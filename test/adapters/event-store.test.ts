@@ -4,6 +4,7 @@
 // store, every listing path (the GSIs) compared with a reference implementation, org isolation,
 // and what an outage looks like to callers.
 import { randomUUID } from 'node:crypto';
+import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INLINE_ITEM_BYTES } from '#adapters/dynamodb/event-item';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
@@ -227,6 +228,63 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
       // Assess
       expect(walked).toEqual(expected);
       expect(jumped.events.map((e) => e.id)).toEqual(expected.slice(63, 70));
+    });
+  });
+
+  describe('DynamoEventStore listing past index entries whose items are gone', () => {
+    /**
+     * The store on a client that deletes chosen events' items (for real, on the backend) just
+     * before the store reads them: the store has read their index entries, and the items are gone
+     * — what it meets after a crash of the local store (entries written, items not yet) and in
+     * DynamoDB when an item is deleted before its index follows.
+     */
+    const storeDeletingBeforeRead = (doomed: Set<string>): DynamoEventStore => {
+      const table = dynamo.tableName(EVENTS_TABLE);
+      const doc = new Proxy(dynamo.doc, {
+        get(target, name, receiver) {
+          if (name !== 'send') return Reflect.get(target, name, receiver) as unknown;
+          return async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
+            if (command instanceof BatchGetCommand) {
+              const keys = command.input.RequestItems?.[table]?.Keys ?? [];
+              const gone = keys.map((key) => String(key.pk)).filter((pk) => doomed.delete(pk));
+              await Promise.all(gone.map((pk) => target.send(new DeleteCommand({ TableName: table, Key: { pk } }))));
+            }
+            return target.send(command);
+          };
+        },
+      });
+      return new DynamoEventStore(doc, table, () => blobs.store);
+    };
+
+    it.each<[string, Record<string, string>]>([
+      ['a namespace filter, newest first', { namespace: 'staging', limit: '30' }],
+      ['a namespace filter, oldest first', { namespace: 'prod', order: 'ASC', limit: '30' }],
+      ['a run in size order', { run: 'first', sort_by: 'EVENT_SIZE_IN_BYTES', limit: '10' }],
+    ])('Should fill every page from further entries and page through every event left once, with %s', async (_, params) => {
+      // Prepare: the first page's events and every seventh after them lose their items when first read.
+      const org = randomUUID();
+      const events = dataset(240, 11);
+      expect((await store.putMany(org, events.map((e) => record(e.text)))).every((o) => o.ok)).toBe(true);
+      const listing = { ...WHOLE_TIME, ...params, ...(params.run === undefined ? {} : { run: events[0]?.runId as string }) };
+      const limit = Number(params.limit);
+      const expected = referencePage(events, parseListQuery({ ...listing, limit: '1000' }));
+      const doomedIds = expected.filter((_, i) => i < limit || i % 7 === 0);
+      const doomed = new Set(doomedIds.map((id) => `${org}#${id}`));
+      const paging = storeDeletingBeforeRead(doomed);
+
+      // Act: offset += limit, as the contract tells clients to page.
+      const pages: string[][] = [];
+      for (let offset = 0; offset <= expected.length; offset += limit) {
+        pages.push((await paging.list(org, parseListQuery({ ...listing, offset: String(offset) }))).events.map((e) => e.id));
+      }
+
+      // Assess: every event whose item is left, once and in order, in pages cut short only at the end.
+      const left = expected.filter((id) => !doomedIds.includes(id));
+      expect(doomed.size).toBe(0);
+      expect(pages.flat()).toEqual(left);
+      const full = Math.floor(left.length / limit);
+      expect(pages.slice(0, full).every((page) => page.length === limit)).toBe(true);
+      expect(pages.slice(full).flat()).toHaveLength(left.length % limit);
     });
   });
 });

@@ -3,7 +3,8 @@
  * EventStore on DynamoDB. Writes are idempotent by key (`<org>#<event id>`, the id being a hash
  * of the event's content); bodies too large for an item go to the blob store first. Listing reads
  * thin index entries only (sharded GSIs merged in order, see event-query.ts and sorted-merge.ts),
- * then fetches the page's items with BatchGetItem. Nothing ever scans the table.
+ * then fetches the page's items with BatchGetItem, reading further entries in place of any whose
+ * item is missing. Nothing ever scans the table.
  */
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -130,14 +131,32 @@ export class DynamoEventStore implements EventStore {
   async list(orgId: string, query: EventListQuery): Promise<EventPage> {
     const plan = planQuery(orgId, query, usesNameDirectory(query) ? await this.names.read(orgId) : undefined);
     if (plan === undefined) return { events: [] };
-    const page = plan.sortBySizeInMemory ? (await this.readAllBySize(plan, query.order === 'ASC')).slice(query.offset, query.offset + query.limit) : await this.pageOf(orgId, plan, query);
-    if (page.length === 0) return { events: [] };
+    const entries = plan.sortBySizeInMemory ? this.sizeOrderCursor(plan, query) : this.mergedCursor(orgId, plan, query);
 
-    const items = await batchGetAll(this.doc, this.tableName, 'pk', page.map((e) => ({ pk: e.pk })), BODY_ATTRIBUTES);
-    // GSIs are written after the item, so an entry always has its item; skipped defensively.
-    const kept = page.map((entry) => items.get(entry.pk)).filter((item): item is Record<string, unknown> => item !== undefined);
+    // An index entry can be read before its item is (a write in flight; locally, an entry a killed
+    // store wrote without its item until start-up repair removes it; in DynamoDB, an item deleted
+    // before its index follows). Such an entry is skipped and the page filled from further entries:
+    // a page holds `limit` events unless the listing ends.
+    const items: Record<string, unknown>[] = [];
+    let last: Entry | undefined;
+    while (items.length < query.limit) {
+      const wanted = query.limit - items.length;
+      const batch = await entries(wanted);
+      if (batch.length === 0) break;
+      const found = await batchGetAll(this.doc, this.tableName, 'pk', batch.map((e) => ({ pk: e.pk })), BODY_ATTRIBUTES);
+      for (const entry of batch) {
+        const item = found.get(entry.pk);
+        if (item !== undefined) items.push(item);
+      }
+      last = batch.at(-1);
+      if (batch.length < wanted) break;
+    }
+    // The next page resumes after the last entry this page consumed, skipped ones included, so an
+    // event is neither repeated nor skipped by the page that follows.
+    if (!plan.sortBySizeInMemory && last !== undefined && items.length === query.limit) this.continuations.remember(listingKey(orgId, query), query.offset + query.limit, last.sort);
+
     const events: StoredLineageEvent[] = await Promise.all(
-      kept.map(async (item) => {
+      items.map(async (item) => {
         const key = blobKeyOf(item);
         return decodeEvent(item, key === undefined ? undefined : await this.blobs().get(key));
       }),
@@ -146,20 +165,37 @@ export class DynamoEventStore implements EventStore {
   }
 
   /**
-   * One page of a merged listing: continued from where the previous page of the same listing ended
-   * when that is known (see listing-continuations.ts), else the first `offset + limit` entries of
-   * the merge with the first `offset` dropped.
+   * The entries of a merged listing from `offset` on, `wanted` at a time: the first call continues
+   * from where the previous page of the same listing ended when that is known (see
+   * listing-continuations.ts), else takes the first `offset + wanted` entries of the merge and
+   * drops the first `offset`; later calls resume after the last entry handed out.
    */
-  private async pageOf(orgId: string, plan: QueryPlan, query: EventListQuery): Promise<Entry[]> {
-    const listing = listingKey(orgId, query);
-    const after = query.offset > 0 ? this.continuations.find(listing, query.offset) : undefined;
-    const page =
-      after === undefined
-        ? (await this.mergePartitions(orgId, plan, query.offset + query.limit)).slice(query.offset)
-        : await this.mergePartitions(orgId, resumePlan(plan, after), query.limit, after);
-    const last = page.at(-1);
-    if (last !== undefined && page.length === query.limit) this.continuations.remember(listing, query.offset + page.length, last.sort);
-    return page;
+  private mergedCursor(orgId: string, plan: QueryPlan, query: EventListQuery): (wanted: number) => Promise<Entry[]> {
+    let after = query.offset > 0 ? this.continuations.find(listingKey(orgId, query), query.offset) : undefined;
+    let first = true;
+    return async (wanted) => {
+      const page =
+        first && after === undefined
+          ? (await this.mergePartitions(orgId, plan, query.offset + wanted)).slice(query.offset)
+          : after === undefined
+            ? []
+            : await this.mergePartitions(orgId, resumePlan(plan, after), wanted, after);
+      first = false;
+      after = page.at(-1)?.sort ?? after;
+      return page;
+    };
+  }
+
+  /** The entries of a size-ordered listing (read whole and sorted in memory) from `offset` on, `wanted` at a time. */
+  private sizeOrderCursor(plan: QueryPlan, query: EventListQuery): (wanted: number) => Promise<Entry[]> {
+    let sorted: Promise<Entry[]> | undefined;
+    let at = query.offset;
+    return async (wanted) => {
+      sorted ??= this.readAllBySize(plan, query.order === 'ASC');
+      const page = (await sorted).slice(at, at + wanted);
+      at += page.length;
+      return page;
+    };
   }
 
   private encode(orgId: string, record: EventRecord): EncodedEvent {
