@@ -3,9 +3,10 @@
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it matches the route table, builds
  * the same events API Gateway builds, runs the real authorizer and then the real handler, and
  * maps their results back to HTTP — including API Gateway's own answers (404 for no route, 403
- * when an authorizer says no, 413 above 10 MB, 503 on integration timeout, 500 when a handler
- * throws). Every other GET or HEAD is the console's (`console-files.ts`), as CloudFront sends every
- * path but `/api/*` and `/openapi.json` to the console's bucket in AWS.
+ * when an authorizer says no, 413 above 10 MB, 431 above 10,240 bytes of request line and header
+ * values, 503 on integration timeout, 500 when a handler throws). Every other GET or HEAD is the
+ * console's (`console-files.ts`), as CloudFront sends every path but `/api/*` and `/openapi.json`
+ * to the console's bucket in AWS — never a path under /api, however it was sent.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';

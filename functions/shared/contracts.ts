@@ -361,6 +361,12 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
 };
 
 /**
+ * The gateway's answer to a request line and headers above its limit (10,240 bytes in API
+ * Gateway): any route, whatever its parameters say, since no OpenAPI keyword bounds a whole URL.
+ */
+export const REQUEST_HEAD_TOO_LARGE = 431;
+
+/**
  * Every status a route answers: 200, its own errors, and those of its kind — 401 and 500 behind
  * the authorizer, 503 when a backing store (or the credential check) is unavailable, 415 for a
  * body that is not JSON — and the gateway's 431 for a request head above its limit.
@@ -368,11 +374,6 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
 export const statusesOf = (route: RouteDefinition, contract: RouteContract<unknown, unknown, unknown>): number[] =>
   [...new Set([200, ...contract.errors, ...(route.auth === 'none' ? [] : [401, 500, 503]), ...(contract.body ? [415] : []), REQUEST_HEAD_TOO_LARGE])].sort((a, b) => a - b);
 
-/**
- * The gateway's answer to a request line and headers above its limit (10,240 bytes in API
- * Gateway): any route, whatever its parameters say, since no OpenAPI keyword bounds a whole URL.
- */
-export const REQUEST_HEAD_TOO_LARGE = 431;
 
 /** The body schema of a status: the 200 body, a route's own error body, or its error style's. */
 export const bodySchemaOf = (route: RouteDefinition, contract: RouteContract<unknown, unknown, unknown>, status: number): ZodType => {
