@@ -3,12 +3,14 @@
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it matches the route table, builds
  * the same events API Gateway builds, runs the real authorizer and then the real handler, and
  * maps their results back to HTTP — including API Gateway's own answers (404 for no route, 403
- * when an authorizer says no, 413 above 10 MB, 503 on integration timeout, 500 when a handler
- * throws). Every other GET or HEAD is the console's (`console-files.ts`), as CloudFront sends every
- * path but `/api/*` and `/openapi.json` to the console's bucket in AWS.
+ * when an authorizer says no, 413 above 10 MB, 431 above 10,240 bytes of request line and header
+ * values, 503 on integration timeout, 500 when a handler throws). Every other GET or HEAD is the
+ * console's (`console-files.ts`), as CloudFront sends every path but `/api/*` and `/openapi.json`
+ * to the console's bucket in AWS — never a path under /api, however it was sent.
  */
 import { randomUUID } from 'node:crypto';
-import type http from 'node:http';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
@@ -22,6 +24,62 @@ import type { ConsoleFiles } from './console-files.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+/**
+ * API Gateway's (HTTP API) limit on the request line and header values together: 10,240 bytes, a
+ * quota AWS does not raise. The local gateway answers what exceeds it with a 431 of its own, so a
+ * request refused in AWS is refused locally too.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 10_240;
+
+/**
+ * Node's own cap on a request head, above which it cannot parse the request at all (its default is
+ * 16 KiB). Heads between {@link MAX_REQUEST_HEAD_BYTES} and this get the 431 from the listener;
+ * larger ones from {@link answerClientError}.
+ */
+export const NODE_MAX_HEADER_BYTES = 128 * 1024;
+
+/** The 431 body: how large the head was (when known) and the limit. */
+const headTooLargeBody = (bytes?: number): string =>
+  JSON.stringify({
+    message: `Request Header Fields Too Large: the request line and header values take ${bytes === undefined ? `more than ${NODE_MAX_HEADER_BYTES.toLocaleString('en-US')}` : bytes.toLocaleString('en-US')} bytes; API Gateway accepts at most ${MAX_REQUEST_HEAD_BYTES.toLocaleString('en-US')}`,
+  });
+
+/** The bytes API Gateway counts against {@link MAX_REQUEST_HEAD_BYTES}: the request line and every header value. */
+const requestHeadBytes = (req: http.IncomingMessage): number => {
+  let bytes = Buffer.byteLength(`${req.method ?? ''} ${req.url ?? ''} HTTP/${req.httpVersion}`);
+  for (let i = 1; i < req.rawHeaders.length; i += 2) bytes += Buffer.byteLength(req.rawHeaders[i] ?? '');
+  return bytes;
+};
+
+/**
+ * A server's `clientError` listener: a request Node could not parse gets an answer instead of a
+ * reset connection — 431 with a JSON body naming the limit for a head above
+ * {@link NODE_MAX_HEADER_BYTES}, 400 for anything else Node refuses (a malformed request line).
+ * The rest of what the client sends is read and dropped, so it sees the answer rather than a
+ * reset from writing into a closed socket.
+ */
+export const answerClientError = (err: Error & { code?: string }, socket: Duplex): void => {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const body = tooLarge ? headTooLargeBody() : JSON.stringify({ message: 'Bad Request' });
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.on('error', () => undefined);
+  socket.on('data', () => undefined);
+  socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  // The client may keep sending; give it a moment to read the answer, then let the socket go.
+  setTimeout(() => socket.destroy(), 2_000).unref();
+};
+
+/** An HTTP server for the gateway: Node's head cap raised, and unparsable requests answered ({@link answerClientError}). */
+export const createGatewayServer = (): http.Server => {
+  const server = http.createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES });
+  server.on('clientError', answerClientError);
+  return server;
+};
 
 type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
 type Authorizer = LambdaHandler<APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult<Record<string, string>>>;
@@ -94,6 +152,25 @@ const textOf = (headers: Record<string, string>, body: Buffer): string | undefin
   }
 };
 
+/** The path as the client sent it: no dot segments resolved, nothing decoded. */
+const rawPathOf = (target: string | undefined): string => {
+  const path = (target ?? '/').split('?', 1)[0] ?? '/';
+  // An absolute-form target (`GET http://host/api/x`) carries its path after the authority.
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path) ? path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/' : path;
+};
+
+/** The path percent-decoded (a malformed escape leaves it as sent). */
+const decodedPath = (path: string): string => {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+};
+
+/** Whether a path has a `.` or `..` segment, as sent or percent-decoded (`%2e%2e`), with `/` or `\` separators. */
+const hasDotSegment = (path: string): boolean => [path, decodedPath(path)].some((p) => p.split(/[/\\]/).some((segment) => segment === '.' || segment === '..'));
+
 const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
@@ -122,19 +199,33 @@ export const createGatewayListener = (loadHandler: HandlerLoader, consoleFiles?:
 
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     try {
+      const headBytes = requestHeadBytes(req);
+      if (headBytes > MAX_REQUEST_HEAD_BYTES) {
+        // Read and drop the body, so the client gets the answer rather than a reset.
+        req.resume();
+        return send(res, 431, headTooLargeBody(headBytes), { 'content-type': 'application/json', connection: 'close' });
+      }
       const url = new URL(req.url ?? '/', 'http://local');
       const method = (req.method ?? 'GET').toUpperCase();
-      const match = compiled.flatMap((c) => {
-        const m = c.route.method === method ? c.pattern.exec(url.pathname) : null;
-        return m ? [{ c, m }] : [];
-      })[0];
+      const rawPath = rawPathOf(req.url);
+      // A path sent with dot segments (`/api/v1/../x`, `%2e%2e` too) matches no route: the URL
+      // parser would resolve it to another path than the one sent. Under /api it is the API's 404.
+      const routable = !hasDotSegment(rawPath);
+      const match = routable
+        ? compiled.flatMap((c) => {
+            const m = c.route.method === method ? c.pattern.exec(url.pathname) : null;
+            return m ? [{ c, m }] : [];
+          })[0]
+        : undefined;
       const body = await readBody(req);
       if (!match) {
         // A path the route table serves, with another method: API Gateway's `ANY` route of that path.
-        const samePath = compiled.find((c) => c.pattern.test(url.pathname));
+        const samePath = routable ? compiled.find((c) => c.pattern.test(url.pathname)) : undefined;
         if (samePath) return answerMethodNotAllowed(res, method, url.pathname, samePath.route.path);
-        // Everything else a browser gets is the console (CloudFront's S3 origin in AWS).
-        if (consoleFiles && (method === 'GET' || method === 'HEAD') && !isApiPath(url.pathname)) return consoleFiles.serve(req, res, url.pathname);
+        // Everything else a browser gets is the console (CloudFront's S3 origin in AWS), but never
+        // a path under /api: not as sent, not decoded, not resolved.
+        const api = isApiPath(url.pathname) || isApiPath(rawPath) || isApiPath(decodedPath(rawPath));
+        if (consoleFiles && (method === 'GET' || method === 'HEAD') && !api) return consoleFiles.serve(req, res, url.pathname);
         return send(res, 404, '{"message":"Not Found"}');
       }
       if (body === 'too-large') return send(res, 413, '{"message":"Request Entity Too Large"}');

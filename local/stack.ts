@@ -4,7 +4,7 @@
  * a child process, the tables, and the demo organization with its API key. The same handlers and
  * adapters as in AWS run here; only configuration differs.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { parseApiKey } from '#domain/auth/api-key';
@@ -13,7 +13,7 @@ import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SE
 import { logger } from '#shared/observability';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createConsoleFiles } from './console-files.ts';
-import { createGatewayListener, moduleHandlerLoader } from './gateway.ts';
+import { createGatewayListener, createGatewayServer, moduleHandlerLoader } from './gateway.ts';
 import { readLocalInfo, sessionSecretFor, writeLocalInfo, type LocalInfo } from './home.ts';
 import { recoverLocalRuns } from './runs-recovery.ts';
 
@@ -95,7 +95,7 @@ const startResultsExpiry = (): NodeJS.Timeout => {
 /** Starts the local stack. The port is bound first, so a taken port fails before anything starts. */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const host = options.host ?? '127.0.0.1';
-  const server = http.createServer();
+  const server = createGatewayServer();
   server.keepAliveTimeout = 65_000;
   const port = await listen(server, host, options.port ?? 8080);
   const baseUrl = `http://${host}:${port}`;

@@ -9,6 +9,7 @@
  * CDK app, the authorizer and the local gateway read without bundling these schemas.
  */
 import type { ZodType } from 'zod';
+import { MAX_NAME_CHARS } from '#domain/input-limits';
 import { MAX_BATCH_EVENTS } from '#domain/lineage/ingest';
 import { parseListQuery } from '#domain/lineage/list-query';
 import type { EventListQuery } from '#domain/lineage/ports';
@@ -26,8 +27,8 @@ import type { Page } from '#domain/lineage-graph/ports';
 import type { SearchQuery as SearchRequest } from '#domain/lineage-graph/search';
 import type { JsonBody, JsonText } from './request.ts';
 import type { RouteDefinition, RouteId } from './routes.ts';
-import { ErrorBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
-import { BatchFailure, BatchResponse, EventsQuery, LineageAccepted, StoredLineageEvent } from './schemas/lineage.ts';
+import { ErrorBody, GatewayMessageBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
+import { BatchFailure, BatchResponse, EventsQuery, LINEAGE_UUID, LineageAccepted, StoredLineageEvent } from './schemas/lineage.ts';
 import {
   ColumnLineage,
   ColumnLineageQuery,
@@ -88,8 +89,13 @@ export interface RouteContract<B = undefined, Q = RawParams, R = unknown> {
   readonly id: RouteId;
   readonly summary: string;
   readonly body?: BodyContract<B>;
-  /** The query string: its schema for the document, and the parser that turns it into what the use case takes. */
-  readonly query?: { readonly schema: z.ZodObject; readonly parse: (params: RawParams) => Q };
+  /**
+   * The query string: its schema for the document, and the parser that turns it into what the use
+   * case takes. `rules` (JSON Schema) relate parameters to each other; with them the document
+   * states the query string as one object (form style, exploded: the same query string), since
+   * separate parameters cannot be related.
+   */
+  readonly query?: { readonly schema: z.ZodObject; readonly parse: (params: RawParams) => Q; readonly rules?: Readonly<Record<string, unknown>> };
   /** Patterns of the path parameters that have one (others are any non-empty segment). */
   readonly params?: Readonly<Record<string, ZodType>>;
   /** The 200 body. */
@@ -103,7 +109,7 @@ export interface RouteContract<B = undefined, Q = RawParams, R = unknown> {
 /** The request body sizes: API Gateway's own limit, except Spark's, whose SQL is capped at 100 000 characters. */
 const GATEWAY_LIMIT_BYTES = 10 * 1024 * 1024;
 
-const IDENTIFIER = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/).openapi({ description: 'letters, digits and underscores, starting with a letter or underscore' });
+const IDENTIFIER = z.string().max(128).regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/).openapi({ description: 'letters, digits and underscores, starting with a letter or underscore' });
 
 /** `POST /api/v1/lineage`: one event; the OpenLineage validator reads it (a 400 names the field). */
 export const PostLineage: RouteContract<JsonBody, RawParams, z.infer<typeof LineageAccepted>> = {
@@ -192,7 +198,8 @@ export const PostRunAbort: RouteContract<undefined, RawParams, z.infer<typeof Ru
 export const ListTables: RouteContract<undefined, { readonly namespace?: string }, z.infer<typeof TableSummary>[]> = {
   id: 'ListTables',
   summary: 'List lake tables',
-  query: { schema: z.object({ namespace: IDENTIFIER.optional() }), parse: (params) => (params.namespace ? { namespace: params.namespace } : {}) },
+  // A namespace given is checked, an empty one included (the document's pattern refuses it).
+  query: { schema: z.object({ namespace: IDENTIFIER.optional() }), parse: (params) => (params.namespace === undefined ? {} : { namespace: params.namespace }) },
   response: z.array(TableSummary),
   errors: [400],
 };
@@ -207,14 +214,19 @@ export const GetTable: RouteContract<undefined, RawParams, z.infer<typeof TableD
 };
 
 /** A namespace or a name in one path segment: anything, URL-encoded (`postgres%3A%2F%2Fdb`, `public%2Forders`). */
-const LINEAGE_NAME = z.string().min(1).openapi({ description: 'a namespace or a name, URL-encoded (`/` as %2F, `:` as %3A)' });
+const LINEAGE_NAME = z.string().min(1).max(MAX_NAME_CHARS).openapi({ description: 'a namespace or a name, URL-encoded (`/` as %2F, `:` as %3A)' });
 const pageQuery = { schema: PageQuery, parse: (params: RawParams) => parsePage(params) };
 
 /** `GET /api/v1/lineage` (the same path as the POST that records an event). */
 export const GetLineage: RouteContract<undefined, LineageGraphQuery, z.infer<typeof Lineage>> = {
   id: 'GetLineage',
   summary: "The lineage graph around a job or dataset, as Marquez answers it (plus direction, asOf and a run's graph)",
-  query: { schema: LineageQuery, parse: parseLineageQuery },
+  query: {
+    schema: LineageQuery,
+    parse: parseLineageQuery,
+    // nodeId or runId (or both); asOf does not combine with runId (a run is already one moment).
+    rules: { anyOf: [{ required: ['nodeId'] }, { required: ['runId'] }], not: { required: ['asOf', 'runId'] } },
+  },
   response: Lineage,
   errors: [400, 404],
 };
@@ -299,7 +311,7 @@ export const ListLineageDatasetVersions: RouteContract<undefined, Page, z.infer<
 export const GetLineageRun: RouteContract<undefined, RawParams, z.infer<typeof LineageRun>> = {
   id: 'GetLineageRun',
   summary: 'A lineage run: its events merged, parent, children, facets',
-  params: { runId: z.string().openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
+  params: { runId: LINEAGE_UUID.openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
   response: LineageRun,
   errors: [400, 404],
 };
@@ -349,16 +361,24 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
 };
 
 /**
+ * The gateway's answer to a request line and headers above its limit (10,240 bytes in API
+ * Gateway): any route, whatever its parameters say, since no OpenAPI keyword bounds a whole URL.
+ */
+export const REQUEST_HEAD_TOO_LARGE = 431;
+
+/**
  * Every status a route answers: 200, its own errors, and those of its kind — 401 and 500 behind
  * the authorizer, 503 when a backing store (or the credential check) is unavailable, 415 for a
- * body that is not JSON.
+ * body that is not JSON — and the gateway's 431 for a request head above its limit.
  */
 export const statusesOf = (route: RouteDefinition, contract: RouteContract<unknown, unknown, unknown>): number[] =>
-  [...new Set([200, ...contract.errors, ...(route.auth === 'none' ? [] : [401, 500, 503]), ...(contract.body ? [415] : [])])].sort((a, b) => a - b);
+  [...new Set([200, ...contract.errors, ...(route.auth === 'none' ? [] : [401, 500, 503]), ...(contract.body ? [415] : []), REQUEST_HEAD_TOO_LARGE])].sort((a, b) => a - b);
+
 
 /** The body schema of a status: the 200 body, a route's own error body, or its error style's. */
 export const bodySchemaOf = (route: RouteDefinition, contract: RouteContract<unknown, unknown, unknown>, status: number): ZodType => {
   if (status === 200) return contract.response;
+  if (status === REQUEST_HEAD_TOO_LARGE) return GatewayMessageBody;
   const own = contract.errorBodies?.[status];
   if (own) return own;
   if (route.errorStyle === 'routed') return RoutedErrorBody;

@@ -16,6 +16,7 @@ import { logger } from './observability.ts';
 import type { RawParams, RouteContract } from './contracts.ts';
 import { header, jsonBody, jsonText } from './request.ts';
 import { ROUTES, type RouteDefinition, type RouteId } from './routes.ts';
+import { checkTextBounds } from './text-bounds.ts';
 
 /** The event every HTTP handler receives. */
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthorizerContext>;
@@ -123,13 +124,17 @@ export const httpHandler = <B, Q, R>(contract: RouteContract<B, Q, R>, body: (re
         throw new UnauthorizedError('session credentials are not accepted on this endpoint');
       }
       const rawQuery: RawParams = event.queryStringParameters ?? {};
+      const pathParameters: RawParams = event.pathParameters ?? {};
+      // The documented bounds first: no parser, store or message ever handles an oversized value.
+      if (contract.query) checkTextBounds(contract.query.schema.shape, rawQuery);
+      if (contract.params) checkTextBounds(contract.params, pathParameters);
       const result: HttpResult = await body({
         event,
         route,
         principal: principal ?? { orgId: '', authKind: 'key' },
         body: readBody(event, contract),
         query: contract.query ? contract.query.parse(rawQuery) : (rawQuery as Q),
-        pathParameters: event.pathParameters ?? {},
+        pathParameters,
       });
       const gzip = acceptsGzip(event);
       const { lambda, sentBytes } = encodeResult(result, gzip);

@@ -24,6 +24,7 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   409: 'The run has already ended',
   413: 'Body too large',
   415: 'The body is not JSON (send Content-Type: application/json, or none)',
+  431: 'The request line and header values together exceed the gateway\'s limit (10,240 bytes); answered by the gateway',
   500: 'Unexpected error',
   501: 'Capability not available in this version',
   503: 'A backing store is unavailable; retry later',
@@ -59,6 +60,31 @@ const toRouteConfig = (route: RouteDefinition): RouteConfig => {
   };
 };
 
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: Record<string, unknown> };
+
+/**
+ * Replaces a route's query parameters with one object parameter (form style, exploded, so the query
+ * string is the same) whose schema relates them by the contract's `rules`.
+ */
+const relateQueryParameters = (document: Record<string, unknown>): void => {
+  const paths = document.paths as Record<string, Record<string, { operationId?: string; parameters?: Parameter[] }>>;
+  for (const route of ROUTES) {
+    const rules = CONTRACTS[route.id].query?.rules;
+    const operation = paths[route.path]?.[route.method.toLowerCase()];
+    if (!rules || !operation?.parameters) continue;
+    const query = operation.parameters.filter((p) => p.in === 'query');
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(query.map((p) => [p.name, { ...p.schema, ...(p.description ? { description: p.description } : {}) }])),
+      required: query.filter((p) => p.required).map((p) => p.name),
+      additionalProperties: false,
+      ...rules,
+    };
+    const object: Parameter & Record<string, unknown> = { name: 'query', in: 'query', style: 'form', explode: true, required: true, schema };
+    operation.parameters = [...operation.parameters.filter((p) => p.in !== 'query'), object];
+  }
+};
+
 /** Generates the document. Deterministic: the same code gives byte-identical JSON. */
 export const buildOpenApiDocument = (): Record<string, unknown> => {
   const registry = new OpenAPIRegistry();
@@ -76,7 +102,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => {
   for (const [name, schema] of Object.entries(openLineageComponents())) registry.registerComponent('schemas', name, schema as never);
   for (const route of ROUTES) registry.registerPath(toRouteConfig(route));
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  const document = generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'lakeline',
@@ -85,6 +111,8 @@ export const buildOpenApiDocument = (): Record<string, unknown> => {
     },
     security: [{ bearer: [] }],
   }) as unknown as Record<string, unknown>;
+  relateQueryParameters(document);
+  return document;
 };
 
 /** The committed form of the document (`docs/openapi.json`): two-space indented, final newline. */

@@ -161,7 +161,9 @@ describe('GET /api/v1/events: parameter validation', () => {
     [{ start: '1' }, 'end: is required (UNIX epoch seconds)'],
     [{ start: 'yesterday', end: '2' }, 'start: must be an integer (UNIX epoch seconds)'],
     [{ start: '1', end: '1.5' }, 'end: must be an integer (UNIX epoch seconds)'],
-    [{ start: '5', end: '5' }, 'end: must be greater than start'],
+    [{ ...WINDOW, namespace: 'n'.repeat(5_000) }, 'namespace: must be at most 2,048 characters'],
+    [{ ...WINDOW, job: 'j'.repeat(2_049) }, 'job: must be at most 2,048 characters'],
+    [{ ...WINDOW, integrations: 'i'.repeat(4_097) }, 'integrations: must be at most 4,096 characters'],
     [{ start: '99999999999999999999', end: '5' }, 'start: must be a 64-bit integer (UNIX epoch seconds)'],
     [{ ...WINDOW, sort_by: 'SIZE' }, 'sort_by: must be one of EVENT_TIME, EVENT_SIZE_IN_BYTES'],
     [{ ...WINDOW, order: 'NEWEST' }, 'order: must be one of ASC, DESC'],
@@ -184,6 +186,20 @@ describe('GET /api/v1/events: parameter validation', () => {
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body)).toEqual(['error']);
     expect(answer.body.error).toMatch(error);
+  });
+});
+
+describe('GET /api/v1/events: an empty window', () => {
+  it.each([
+    [{ start: '5', end: '5' }],
+    [{ start: '1800000000', end: '1700000000' }],
+  ])('Should answer %j, an end at or before start, with an empty page (the window holds no event)', async (params) => {
+    // Act
+    const answer = await api.events(params);
+
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@
  * typo cannot silently change an answer.
  */
 import { ValidationError } from '../errors.ts';
+import { MAX_SEARCH_CHARS, tooLongMessage } from '../input-limits.ts';
 import { parseEventTime } from '../lineage/event-time.ts';
 import type { ColumnLineageQuery } from './column-lineage.ts';
 import type { Direction, LineageGraphQuery } from './graph.ts';
@@ -27,6 +28,17 @@ export const MAX_LIMIT = 1_000;
 export const MAX_OFFSET = 100_000;
 /** Results of a search when `limit` is absent (Marquez's default). */
 export const DEFAULT_SEARCH_LIMIT = 10;
+
+/**
+ * The shapes of the node ids each endpoint takes, as the OpenAPI document states them: a type, a
+ * namespace without `:` at its start, and a name (which may hold `:`, as URIs and ports do). The
+ * parser splits them further by Marquez's rules; a value outside the shape is refused first.
+ * (`[\s\S]`, not `.`: JavaScript's `.` and other engines' disagree on `\r` and U+2028.)
+ */
+export const NODE_ID_PATTERNS = {
+  lineage: /^(job|dataset):[^:]+:[\s\S]+$/,
+  columnLineage: /^(datasetField:[^:]+:[^:]+:[\s\S]+|dataset:[^:]+:[\s\S]+)$/,
+} as const;
 
 const UUID = /^(?:urn:uuid:)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
@@ -82,6 +94,10 @@ export function parseAsOf(value: string, parameter = 'asOf'): string {
   }
 }
 
+const checkShape = (nodeText: string, pattern: RegExp, shape: string): void => {
+  if (!pattern.test(nodeText)) throw new ValidationError(`nodeId: must be ${shape}`);
+};
+
 const booleanParam = (params: Params, name: string, fallback: boolean): boolean => {
   const text = params[name];
   if (text === undefined) return fallback;
@@ -106,6 +122,7 @@ export function parseLineageQuery(params: Params): LineageGraphQuery {
   const nodeText = params.nodeId;
   if (runId === undefined && (nodeText === undefined || nodeText.trim() === '')) throw new ValidationError('nodeId: is required (job:<namespace>:<name> or dataset:<namespace>:<name>)');
   const nodeId = nodeText === undefined || nodeText.trim() === '' ? undefined : parseNodeId(nodeText, 'nodeId', ['JOB', 'DATASET']);
+  if (nodeText !== undefined && nodeId !== undefined) checkShape(nodeText, NODE_ID_PATTERNS.lineage, 'job:<namespace>:<name> or dataset:<namespace>:<name>');
   if (nodeId?.version !== undefined) throw new ValidationError('nodeId: versioned node ids are not supported here; use runId for the versions of one run');
   if (runId !== undefined && params.asOf !== undefined) throw new ValidationError('asOf: cannot be combined with runId');
   const direction = oneOf<Direction>(params, 'direction', ['both', 'upstream', 'downstream'], 'both');
@@ -129,7 +146,9 @@ export const COLUMN_LINEAGE_PARAMETERS = ['nodeId', 'depth', 'withDownstream'] a
  */
 export function parseColumnLineageQuery(params: Params): ColumnLineageQuery {
   refuseUnknown(params, COLUMN_LINEAGE_PARAMETERS);
-  const nodeId = parseNodeId(required(params, 'nodeId'), 'nodeId', ['DATASET_FIELD', 'DATASET']);
+  const nodeText = required(params, 'nodeId');
+  const nodeId = parseNodeId(nodeText, 'nodeId', ['DATASET_FIELD', 'DATASET']);
+  checkShape(nodeText, NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>');
   if (nodeId.version !== undefined) throw new ValidationError('nodeId: versioned node ids are not supported');
   return { nodeId, depth: integerIn(params, 'depth', 0, MAX_DEPTH, DEFAULT_DEPTH), withDownstream: booleanParam(params, 'withDownstream', false) };
 }
@@ -157,7 +176,7 @@ export const SEARCH_PARAMETERS = ['q', 'filter', 'sort', 'namespace', 'limit', '
 export function parseSearchQuery(params: Params): SearchQuery {
   refuseUnknown(params, SEARCH_PARAMETERS);
   const q = required(params, 'q');
-  if (q.length > 1_000) throw new ValidationError('q: must be at most 1000 characters');
+  if (q.length > MAX_SEARCH_CHARS) throw new ValidationError(`q: ${tooLongMessage(MAX_SEARCH_CHARS)}`);
   const filter = params.filter === undefined ? undefined : oneOf<'DATASET' | 'JOB'>(params, 'filter', ['DATASET', 'JOB'], 'DATASET');
   return {
     q,

@@ -50,7 +50,8 @@ export function parseListQuery(params: Readonly<Record<string, string | undefine
   }
   const start = epochSeconds(params, 'start');
   const end = epochSeconds(params, 'end');
-  if (end <= start) throw new ValidationError('end: must be greater than start');
+  // An end at or before start is a window that holds no event: an empty page, as the contract's
+  // `event_time >= start` and `< end` read (the OpenAPI document cannot relate two parameters).
 
   const query: {
     -readonly [K in keyof EventListQuery]: EventListQuery[K];

@@ -38,7 +38,7 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 export interface EventListQuery {
   /** Inclusive lower bound of `event_time`, epoch microseconds, within the storable range. */
   readonly startMicros: bigint;
-  /** Exclusive upper bound of `event_time`, epoch microseconds; greater than `startMicros`. */
+  /** Exclusive upper bound of `event_time`, epoch microseconds; at or below `startMicros` the window is empty. */
   readonly endMicros: bigint;
   readonly sortBy: SortField;
   readonly order: SortOrder;

@@ -23,7 +23,8 @@ export const MAX_WARNINGS = 20;
  * Where a facet sits in an event, as a JSON pointer: `/run/facets/<name>`, `/job/facets/<name>`,
  * `/dataset/facets/<name>` (DatasetEvent), and `/inputs|outputs/<i>/facets|inputFacets|outputFacets/<name>`.
  */
-const FACET_POINTER = /^\/(?:(?:run|job|dataset)\/facets|(?:inputs|outputs)\/\d+\/(?:facets|inputFacets|outputFacets))\/[^/]+(?:\/|$)/;
+// A facet's name may be empty (`""`): it is a key like any other.
+const FACET_POINTER = /^\/(?:(?:run|job|dataset)\/facets|(?:inputs|outputs)\/\d+\/(?:facets|inputFacets|outputFacets))\/[^/]*(?:\/|$)/;
 
 /**
  * Whether a schema error lies inside one facet (the facet object itself or anything in it). Real
@@ -32,7 +33,17 @@ const FACET_POINTER = /^\/(?:(?:run|job|dataset)\/facets|(?:inputs|outputs)\/\d+
  * absolute URIs (custom facets with relative schema paths), `_deleted` that is not a boolean, a
  * facet that is `null` or not an object. The event keeps the facet exactly as sent.
  */
-export const isInsideFacet = (error: ErrorObject): boolean => FACET_POINTER.test(error.instancePath);
+export const isInsideFacet = (error: ErrorObject): boolean => FACET_POINTER.test(error.instancePath) && !isFacetIdentityTypeError(error);
+
+/** `_producer` or `_schemaURL` of a facet, right under its name. */
+const FACET_IDENTITY_POINTER = new RegExp(`${FACET_POINTER.source.slice(0, -'(?:\\/|$)'.length)}/(?:_producer|_schemaURL)$`);
+
+/**
+ * A facet's `_producer` or `_schemaURL` that is there but is no string (a number, an object): no
+ * producer's slip, and no URI of any kind, so it is refused like an event-level error. The OpenAPI
+ * document says the same (`schemas/openlineage-openapi.ts`): when present, they are strings.
+ */
+const isFacetIdentityTypeError = (error: ErrorObject): boolean => error.keyword === 'type' && FACET_IDENTITY_POINTER.test(error.instancePath);
 
 /**
  * Deepest nesting of objects and arrays accepted. The schema itself sets none, but storing and

@@ -9,7 +9,7 @@
  */
 import { CapabilityError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { Catalog, CatalogTable, LakeStorage, LakeWriter } from '../lake/ports.ts';
-import { DEFAULT_CATALOG, catalogNameForOrg, parseTableName, type TableName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, parseTableName, type TableName } from '../lake/names.ts';
 import type { OrgStore } from '../orgs/ports.ts';
 import { requireComputeAccess, VCPU_SECOND_PRICE_USD } from '../orgs/plans.ts';
 import type { TabularResult } from '../lake/engine.ts';
@@ -111,9 +111,13 @@ const checkShape = (request: PolarsRequestInput): PolarsTier => {
   return vcpus as PolarsTier;
 };
 
-/** The catalog the request names: the service's default, or the org's own internal name. */
-const checkCatalog = (orgId: string, catalog: string | undefined): string => {
-  if (catalog === undefined || catalog.toLowerCase() === DEFAULT_CATALOG || catalog === catalogNameForOrg(orgId)) return DEFAULT_CATALOG;
+/**
+ * The catalog the request names: the service's default, in any case (the OpenAPI document's
+ * pattern says the same). The org's internal catalog name is never shown to callers (ADR 0003),
+ * so it is not a name they may use.
+ */
+const checkCatalog = (catalog: string | undefined): string => {
+  if (catalog === undefined || catalog.toLowerCase() === DEFAULT_CATALOG) return DEFAULT_CATALOG;
   throw new ValidationError(`catalog: '${catalog}' is not available; use ${DEFAULT_CATALOG} (your organization's catalog)`);
 };
 
@@ -180,7 +184,7 @@ const sandboxTables = async (deps: PolarsDeps, known: readonly CatalogTable[], r
 export async function runPolars(deps: PolarsDeps, orgId: string, request: PolarsRequestInput): Promise<PolarsResponse> {
   const started = performance.now();
   const vcpus = checkShape(request);
-  const catalog = checkCatalog(orgId, request.catalog);
+  const catalog = checkCatalog(request.catalog);
   const destination = request.destination === undefined ? undefined : parseTableName('destination', request.destination);
   const [org, known] = await Promise.all([deps.orgs.get(orgId), deps.catalog.listTables(orgId)]);
   if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);

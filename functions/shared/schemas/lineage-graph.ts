@@ -8,6 +8,10 @@
  * `domain/lineage-graph/params.ts` (messages naming the parameter); these schemas describe them.
  * Response objects are strict, so a field added to a view without its schema fails the tests.
  */
+import { MAX_NAME_CHARS, MAX_NODE_ID_CHARS, MAX_SEARCH_CHARS, MAX_TIME_CHARS } from '#domain/input-limits';
+import { DEFAULT_DEPTH, DEFAULT_LIMIT, DEFAULT_SEARCH_LIMIT, MAX_DEPTH, MAX_LIMIT, MAX_OFFSET, NODE_ID_PATTERNS } from '#domain/lineage-graph/params';
+import { LINEAGE_UUID } from './lineage.ts';
+import { EVENT_TIME_PATTERN } from './event-time-pattern.ts';
 import { z } from './zod.ts';
 
 const Facets = z.record(z.string(), z.unknown()).openapi({ description: 'OpenLineage facets by name' });
@@ -222,39 +226,54 @@ export const SearchResult = z
 /** `GET /api/v1/search`. */
 export const SearchResults = z.strictObject({ totalCount: z.number().int(), results: z.array(SearchResult) }).openapi('SearchResults');
 
-/** Query parameters of `GET /api/v1/lineage`. */
+const depth = (what: string) => z.int().min(0).max(MAX_DEPTH).optional().openapi({ description: `${what}, default ${DEFAULT_DEPTH}` });
+const limit = (fallback: number) => z.int().min(1).max(MAX_LIMIT).optional().openapi({ description: `default ${fallback}` });
+const offset = z.int().min(0).max(MAX_OFFSET).optional().openapi({ description: 'default 0' });
+const nodeId = (pattern: RegExp, description: string) => z.string().max(MAX_NODE_ID_CHARS).regex(pattern).openapi({ description });
+
+/** Query parameters of `GET /api/v1/lineage` (one of nodeId and runId is required; asOf does not combine with runId). */
 export const LineageQuery = z
   .object({
-    nodeId: z.string().optional().openapi({ description: 'job:<namespace>:<name> or dataset:<namespace>:<name>; required unless runId is given', example: 'dataset:food_delivery:public.orders' }),
-    depth: z.string().optional().openapi({ description: 'job hops, 0..100, default 20' }),
+    nodeId: nodeId(NODE_ID_PATTERNS.lineage, 'job:<namespace>:<name> or dataset:<namespace>:<name>; required unless runId is given')
+      .optional()
+      .openapi({ example: 'dataset:food_delivery:public.orders' }),
+    depth: depth('job hops'),
     direction: z.enum(['both', 'upstream', 'downstream']).optional().openapi({ description: 'default both (Marquez: every node connected within depth)' }),
-    asOf: z.string().optional().openapi({ description: 'ISO-8601: each job as its latest run at or before then', example: '2024-01-31T12:00:00Z' }),
-    runId: z.string().optional().openapi({ description: "one run's graph, with the versions it read and wrote" }),
+    // The event time's pattern: a strict subset of what is read (as for `eventTime` on ingestion).
+    asOf: z
+      .string()
+      .max(MAX_TIME_CHARS)
+      .regex(new RegExp(EVENT_TIME_PATTERN))
+      .optional()
+      .openapi({ description: 'an RFC 3339 date-time (no zone: UTC), 1971 to 9998: each job as its latest run at or before then', example: '2024-01-31T12:00:00Z' }),
+    runId: LINEAGE_UUID.optional().openapi({ description: "one run's graph, with the versions it read and wrote" }),
   })
   .openapi('LineageQuery');
 
 /** Query parameters of `GET /api/v1/column-lineage`. */
 export const ColumnLineageQuery = z
   .object({
-    nodeId: z.string().openapi({ description: 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>' }),
-    depth: z.string().optional().openapi({ description: 'edges to follow, 0..100, default 20' }),
+    nodeId: nodeId(NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>'),
+    depth: depth('edges to follow'),
     withDownstream: z.enum(['true', 'false']).optional().openapi({ description: 'default false' }),
   })
   .openapi('ColumnLineageQuery');
 
 /** Query parameters of every paged object list. */
-export const PageQuery = z
-  .object({ limit: z.string().optional().openapi({ description: '1..1000, default 100' }), offset: z.string().optional().openapi({ description: 'default 0' }) })
-  .openapi('PageQuery');
+export const PageQuery = z.object({ limit: limit(DEFAULT_LIMIT), offset }).openapi('PageQuery');
 
 /** Query parameters of `GET /api/v1/search`. */
 export const SearchQuery = z
   .object({
-    q: z.string().openapi({ description: 'case-insensitive substring of job and dataset names (and symlink aliases)' }),
+    q: z
+      .string()
+      .max(MAX_SEARCH_CHARS)
+      .regex(/\S/)
+      .openapi({ description: 'case-insensitive substring of job and dataset names (and symlink aliases); not only spaces' }),
     filter: z.enum(['DATASET', 'JOB']).optional(),
     sort: z.enum(['NAME', 'UPDATED_AT']).optional().openapi({ description: 'default NAME' }),
-    namespace: z.string().optional(),
-    limit: z.string().optional().openapi({ description: '1..1000, default 10' }),
-    offset: z.string().optional().openapi({ description: 'default 0' }),
+    namespace: z.string().max(MAX_NAME_CHARS).optional(),
+    limit: limit(DEFAULT_SEARCH_LIMIT),
+    offset,
   })
   .openapi('SearchQuery');

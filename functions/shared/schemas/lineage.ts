@@ -4,6 +4,7 @@
  * The event itself is described by the OpenLineage schema the validator uses
  * (`openlineage-openapi.ts`), not by a second description here.
  */
+import { MAX_LIST_CHARS, MAX_NAME_CHARS } from '#domain/input-limits';
 import { MAX_LIMIT, MAX_OFFSET } from '#domain/lineage/list-query';
 import { z } from './zod.ts';
 
@@ -14,7 +15,7 @@ const RUN_STATES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as
  * either case, optionally as a `urn:uuid:` URN. zod's own `.uuid()` demands RFC 9562 version and
  * variant bits and would refuse run ids the schema (and the service) accept.
  */
-const SchemaUuid = z
+export const LINEAGE_UUID = z
   .string()
   .regex(/^(?:urn:uuid:)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
   .openapi({ example: '3f2504e0-4f89-41d3-9a0c-0305e82c3301' });
@@ -50,19 +51,21 @@ const INT64 = { minimum: -(2 ** 63), maximum: 2 ** 63 - 1024 } as const;
 export const EventsQuery = z
   .object({
     start: z.int().openapi({ description: 'UNIX epoch seconds; event_time >= start', format: 'int64', ...INT64, example: 1700000000 }),
-    end: z.int().openapi({ description: 'UNIX epoch seconds; event_time < end; must be greater than start', format: 'int64', ...INT64, example: 1800000000 }),
+    end: z.int().openapi({ description: 'UNIX epoch seconds; event_time < end (an end at or before start is an empty window)', format: 'int64', ...INT64, example: 1800000000 }),
     sort_by: z.enum(['EVENT_TIME', 'EVENT_SIZE_IN_BYTES']).optional(),
     order: z.enum(['ASC', 'DESC']).optional(),
-    run: SchemaUuid.optional(),
+    run: LINEAGE_UUID.optional(),
     states: z
       .string()
+      .max(MAX_LIST_CHARS)
       .regex(new RegExp(`^\\s*(${RUN_STATES.join('|')})\\s*(,\\s*(${RUN_STATES.join('|')})\\s*)*$`))
       .optional()
       .openapi({ description: `comma-separated subset of ${RUN_STATES.join(', ')} (any case)` }),
-    namespace: z.string().optional().openapi({ description: 'case-insensitive substring of the job namespace' }),
-    job: z.string().optional().openapi({ description: 'case-insensitive substring of the job name' }),
+    namespace: z.string().max(MAX_NAME_CHARS).optional().openapi({ description: 'case-insensitive substring of the job namespace' }),
+    job: z.string().max(MAX_NAME_CHARS).optional().openapi({ description: 'case-insensitive substring of the job name' }),
     integrations: z
       .string()
+      .max(MAX_LIST_CHARS)
       .regex(/[^,\s]/)
       .optional()
       .openapi({ description: 'comma-separated integration names (at least one; case-insensitive)' }),

@@ -10,17 +10,12 @@
  * is never refused for that field.
  */
 import { relaxedCoreSchema } from '#domain/lineage/schema';
+import { EVENT_TIME_PATTERN } from './event-time-pattern.ts';
 
 /** Prefix of the components made from the OpenLineage schema (`OpenLineageRunEvent`, …). */
 const PREFIX = 'OpenLineage';
 
-/**
- * `eventTime` as the document states it: RFC 3339 with `T`, `t` or a space, up to nanoseconds,
- * a zone or none, years 1971 to 9998 (inside the storable range whatever the zone) and only
- * days every year has (the validator also takes 29 February of leap years and leap seconds).
- */
-export const EVENT_TIME_PATTERN =
-  '^(197[1-9]|19[89]\\d|[2-8]\\d{3}|9[0-8]\\d{2}|99[0-8]\\d)-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:[Zz]|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)?$';
+export { EVENT_TIME_PATTERN };
 
 type Json = unknown;
 
@@ -42,10 +37,28 @@ const rewrite = (node: Json): Json => {
   return out;
 };
 
+/** The facet definitions a facets map holds (each `allOf` BaseFacet in the core schema). */
+const FACET_DEFINITIONS = ['RunFacet', 'JobFacet', 'DatasetFacet', 'InputDatasetFacet', 'OutputDatasetFacet'] as const;
+
+/**
+ * A facet as the validator reads it (`domain/lineage/validate.ts`, ADR 0008): any value, kept as
+ * sent with a warning when it breaks the core schema's facet shape (which `BaseFacet` still
+ * documents), except that `_producer` and `_schemaURL`, when present, are strings.
+ */
+const tolerantFacet = (name: string, official: Json): Json => ({
+  description: `${(official as { description?: string }).description ?? name}, shaped as \`${PREFIX}BaseFacet\` says (\`_producer\` and \`_schemaURL\` URIs, both required; \`_deleted\` a boolean). A facet that breaks that shape (null, not an object, a field missing, a relative URI) is kept as sent, with a warning on the stored event; only \`_producer\` and \`_schemaURL\` that are present but not strings are refused.`,
+  properties: {
+    _producer: { type: 'string', description: 'URI identifying the producer of this metadata' },
+    _schemaURL: { type: 'string', description: 'URI of the JSON Schema this facet follows' },
+  },
+});
+
 /** The components: every definition of the relaxed core schema, plus `OpenLineageEvent` (one of the three). */
 export const openLineageComponents = (): Record<string, Json> => {
   const schema = relaxedCoreSchema() as unknown as { $defs: Record<string, Json>; $id: string };
-  const components: Record<string, Json> = Object.fromEntries(Object.entries(schema.$defs).map(([name, def]) => [`${PREFIX}${name}`, rewrite(def)]));
+  const components: Record<string, Json> = Object.fromEntries(
+    Object.entries(schema.$defs).map(([name, def]) => [`${PREFIX}${name}`, (FACET_DEFINITIONS as readonly string[]).includes(name) ? tolerantFacet(name, def) : rewrite(def)]),
+  );
   components[`${PREFIX}Event`] = {
     description: `An OpenLineage RunEvent, DatasetEvent or JobEvent (${schema.$id}). \`schemaURL\` may be omitted. A facet that breaks its schema (say, without \`_producer\`) is kept as sent, with a warning on the stored event.`,
     oneOf: ['RunEvent', 'DatasetEvent', 'JobEvent'].map((name) => ({ $ref: `#/components/schemas/${PREFIX}${name}` })),

@@ -3,7 +3,9 @@
  * The query endpoints: routed (`/api/v1/query`), legacy DuckDB (`/api/v1/warehouse/query`),
  * polars (`/api/v1/warehouse/polars`) and managed Spark (`/api/v2/spark/query`).
  */
-import { JobIdentity, QualifiedTableName, TableRef, TabularResult, WriteMode } from './common.ts';
+import { boundedText, JobIdentity, QualifiedTableName, TableRef, TabularResult, WriteMode } from './common.ts';
+import { MAX_SCRIPT_CHARS, MAX_SHORT_TEXT_CHARS, MAX_SQL_LENGTH } from '#domain/input-limits';
+import { MAX_JOB_PART_CHARS, MAX_RUN_SQL_CHARS } from '#domain/runs/spark-request';
 import { ValidationError } from '#domain/errors';
 import { ENGINES } from '#domain/orgs/plans';
 import { DEFAULT_MACHINE_TYPE, EXECUTORS, MACHINE_TYPE_NAMES } from '#domain/runs/machine-types';
@@ -13,11 +15,15 @@ import { z } from './zod.ts';
 /** Engines the routed endpoint can name. */
 export const RoutedEngine = z.enum(['auto', 'duckdb', 'polars', 'bloom', 'spark']);
 
-/** `POST /api/v1/query` body. Mutual exclusion of query/script is checked by the use case. */
+/**
+ * `POST /api/v1/query` body. The rules across fields (exactly one of query and script, tables only
+ * with a script) are checked by the use case (`domain/routing/request.ts`) and stated to the
+ * document as JSON Schema: one of two shapes.
+ */
 export const RoutedQueryRequest = z
   .object({
-    query: z.string().min(1).optional(),
-    script: z.string().min(1).optional(),
+    query: boundedText(MAX_SQL_LENGTH).min(1).optional(),
+    script: boundedText(MAX_SCRIPT_CHARS).min(1).optional(),
     tables: z.array(TableRef).default([]),
     engine: RoutedEngine.default('auto'),
     destination: QualifiedTableName.optional(),
@@ -25,7 +31,13 @@ export const RoutedQueryRequest = z
     explain: z.boolean().default(false),
   })
   .strict()
-  .openapi('RoutedQueryRequest');
+  .openapi('RoutedQueryRequest', {
+    oneOf: [
+      { title: 'query', required: ['query'], properties: { tables: { maxItems: 0 } } },
+      // A script's output is written through the polars endpoint, not this one (`domain/routing/decide.ts`).
+      { title: 'script', required: ['script'], not: { required: ['destination'] } },
+    ],
+  } as object);
 
 /** The routing decision. */
 export const EngineDecision = z
@@ -61,7 +73,7 @@ export const UnifiedQueryResponse = z
 /** `POST /api/v1/warehouse/query` body. */
 export const LegacyQueryRequest = z
   .object({
-    query: z.string().min(1),
+    query: boundedText(MAX_SQL_LENGTH).min(1),
     autoSaveByHash: z.boolean().default(false),
     // Not in the contract's table: the contract lists `explainResult` as optional without saying
     // when it is present, so callers ask for it (docs/adr/0014-legacy-endpoint-and-autosave.md).
@@ -125,23 +137,48 @@ export const LegacyQueryResponse = ExecutionSummary.extend({
 export const PolarsVcpus = z.union([z.literal(2), z.literal(4), z.literal(8), z.literal(16), z.literal(32)]);
 
 /** `POST /api/v1/warehouse/polars` body. */
+/**
+ * `POST /api/v1/warehouse/polars` body. The rules across fields (what each mode takes; instanceType
+ * and clusterSize only when distributed) are the use case's (`domain/polars`), stated to the
+ * document as JSON Schema.
+ */
 export const PolarsRequest = z
   .object({
     mode: z.enum(['query', 'script']),
-    query: z.string().min(1).optional(),
+    query: boundedText(MAX_SQL_LENGTH).min(1).optional(),
     tables: z.array(TableRef).optional(),
-    script: z.string().min(1).optional(),
-    params: z.record(z.string(), z.string()).optional(),
+    script: boundedText(MAX_SCRIPT_CHARS).min(1).optional(),
+    params: z.record(boundedText(MAX_SHORT_TEXT_CHARS), boundedText(MAX_SHORT_TEXT_CHARS)).optional(),
     distributed: z.boolean().default(false),
-    instanceType: z.string().optional(),
+    instanceType: boundedText(MAX_SHORT_TEXT_CHARS).optional(),
     clusterSize: z.number().int().positive().optional(),
     vcpus: PolarsVcpus.default(2),
-    catalog: z.string().optional(),
+    // Only the caller's own catalog, `lakeline` in any case (the use case names it in its 400).
+    catalog: z
+      .string()
+      .regex(/^[Ll][Aa][Kk][Ee][Ll][Ii][Nn][Ee]$/, { error: (issue) => `'${String(issue.input).slice(0, 64)}' is not available; use lakeline (your organization's catalog)` })
+      .optional()
+      .openapi({ description: 'lakeline (any case): your organization\'s catalog, the default' }),
     destination: QualifiedTableName.optional(),
     saveMode: WriteMode.default('overwrite'),
   })
   .strict()
-  .openapi('PolarsRequest');
+  .openapi('PolarsRequest', {
+    allOf: [
+      {
+        oneOf: [
+          { title: 'query mode', properties: { mode: { const: 'query' }, tables: { minItems: 1 } }, required: ['query', 'tables'], not: { anyOf: [{ required: ['script'] }, { required: ['params'] }] } },
+          { title: 'script mode', properties: { mode: { const: 'script' } }, required: ['script'], not: { required: ['query'] } },
+        ],
+      },
+      {
+        anyOf: [
+          { title: 'distributed', properties: { distributed: { const: true } }, required: ['distributed'] },
+          { title: 'local', not: { anyOf: [{ required: ['instanceType'] }, { required: ['clusterSize'] }] } },
+        ],
+      },
+    ],
+  } as object);
 
 /** `PolarsResponse`. */
 export const PolarsResponse = z
@@ -171,9 +208,9 @@ const executorRange = `must be a whole number from ${EXECUTORS.min} to ${EXECUTO
 /** `POST /api/v2/spark/query` body. */
 export const SparkQueryRequest = z
   .object({
-    namespace: z.string().min(1, 'must not be empty').openapi({ description: 'Job namespace in lineage and run history' }),
-    name: z.string().min(1, 'must not be empty').openapi({ description: 'Job name; namespace plus name is the job identity' }),
-    query: z.string().min(1, 'must not be empty').openapi({ description: 'A Spark SQL query (SELECT); tables are lakeline.<namespace>.<table> or <namespace>.<table>' }),
+    namespace: boundedText(MAX_JOB_PART_CHARS).min(1, 'must not be empty').openapi({ description: 'Job namespace in lineage and run history' }),
+    name: boundedText(MAX_JOB_PART_CHARS).min(1, 'must not be empty').openapi({ description: 'Job name; namespace plus name is the job identity' }),
+    query: boundedText(MAX_RUN_SQL_CHARS).min(1, 'must not be empty').openapi({ description: 'A Spark SQL query (SELECT); tables are lakeline.<namespace>.<table> or <namespace>.<table>' }),
     output_table: z
       .string()
       // The catalog is lakeline's, in any case (a pattern has no flags, so the letters say it).
@@ -285,7 +322,12 @@ export const RunResultsQuery = z.object({
 
 /** A lake table's summary. */
 export const TableSummary = z
-  .object({ namespace: z.string(), name: z.string(), table: z.string() })
+  .object({
+    namespace: z.string().openapi({ description: 'the `{namespace}` of `GET /api/v1/tables/{namespace}/{table}`' }),
+    name: z.string().openapi({ description: 'the table\'s name in its namespace (the same as `table`)' }),
+    table: z.string().openapi({ description: 'the table\'s name in its namespace: the `{table}` of `GET /api/v1/tables/{namespace}/{table}`' }),
+    qualified_name: z.string().openapi({ description: 'the name SQL addresses it by: `lakeline.<namespace>.<table>`', example: 'lakeline.analytics.daily_orders' }),
+  })
   .openapi('TableSummary');
 
 /** A described lake table. */

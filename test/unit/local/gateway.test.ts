@@ -3,11 +3,15 @@
  * the events it builds (payload 2.0, as API Gateway builds them), the order authorizer → handler,
  * and API Gateway's own answers (404, 403, 413, 500).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGatewayListener, MAX_PAYLOAD_BYTES, type HandlerLoader } from '#local/gateway';
+import { createConsoleFiles } from '#local/console-files';
+import { createGatewayListener, createGatewayServer, MAX_PAYLOAD_BYTES, MAX_REQUEST_HEAD_BYTES, type HandlerLoader } from '#local/gateway';
 import { withoutContractCheck } from '../../helpers/contract-check.ts';
 
 type Recorded = Record<string, unknown> & { requestContext: Record<string, unknown> };
@@ -213,5 +217,107 @@ describe('local gateway: responses', () => {
     expect(response.status).toBe(201);
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(await response.text()).toBe('hi');
+  });
+});
+
+/** Sends `head` (a request line and headers, CRLF-separated, no final blank line) as written; resolves with the raw answer. */
+const sendRaw = (url: string, head: string): Promise<{ status: number; headers: string; body: string }> =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\nhost: ${hostname}\r\nconnection: close\r\n\r\n`));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [headers = '', body = ''] = answer.split('\r\n\r\n', 2);
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers, body });
+    });
+  });
+
+describe('local gateway: paths under /api are never the console', () => {
+  let consoleServer: http.Server;
+  let consoleUrl: string;
+
+  beforeAll(async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'lakeline-console-'));
+    writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>console</title>');
+    consoleServer = createGatewayServer();
+    consoleServer.on('request', createGatewayListener(loader, createConsoleFiles(root)));
+    await new Promise<void>((resolve) => consoleServer.listen(0, '127.0.0.1', resolve));
+    consoleUrl = `http://127.0.0.1:${(consoleServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => consoleServer.close(() => resolve()));
+  });
+
+  it.each([
+    '/api/v1/../../etc/passwd',
+    '/api/v1/%2e%2e/%2e%2e/etc/passwd',
+    '/api/v1/%2E%2E/%2E%2E/index.html',
+    '/api/v1/./tables/../../x',
+    '/api/v1/..%2f..%2fetc/passwd',
+    '/api/nothing-here',
+    '/api',
+    '/%61pi/v1/unknown',
+  ])('Should answer GET %s, sent as written, with the API\'s 404 and never the console\'s HTML', async (target) => {
+    // Act
+    const answer = await sendRaw(consoleUrl, `GET ${target} HTTP/1.1`);
+    // Assess
+    expect(answer.status).toBe(404);
+    expect(answer.headers.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(answer.body)).toEqual({ message: 'Not Found' });
+    expect(handlerEvents).toHaveLength(0);
+  });
+
+  it('Should still serve the console for an app path, and resolve dot segments outside /api', async () => {
+    // Act
+    const app = await sendRaw(consoleUrl, 'GET /tables/tpch/lineitem HTTP/1.1');
+    const resolved = await sendRaw(consoleUrl, 'GET /events/../query HTTP/1.1');
+    // Assess
+    expect(app.status).toBe(200);
+    expect(app.body).toContain('<title>console</title>');
+    expect(resolved.status).toBe(200);
+  });
+});
+
+describe('local gateway: the request head limit', () => {
+  let limited: http.Server;
+  let limitedUrl: string;
+
+  beforeAll(async () => {
+    limited = createGatewayServer();
+    limited.on('request', createGatewayListener(loader));
+    await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+    limitedUrl = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => limited.close(() => resolve()));
+  });
+
+  it.each([
+    ['an Authorization header of 64 KiB', 64 * 1024],
+    ['an Authorization header of 11 KiB (over API Gateway\'s 10,240 bytes, under Node\'s own cap)', 11 * 1024],
+    ['an Authorization header of 1 MiB (over Node\'s own cap)', 1024 * 1024],
+  ])('Should answer %s with 431 and a body naming the limit, not a reset connection', async (_name, bytes) => {
+    // Act
+    const answer = await sendRaw(limitedUrl, `GET /api/v1/runs/r1 HTTP/1.1\r\nauthorization: Bearer ${'k'.repeat(bytes)}`);
+    // Assess
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body).message).toMatch(/^Request Header Fields Too Large: the request line and header values take .* bytes; API Gateway accepts at most 10,240$/);
+    expect(authorizerEvents).toHaveLength(0);
+    expect(handlerEvents).toHaveLength(0);
+  });
+
+  it(`Should answer a request line and headers of ${MAX_REQUEST_HEAD_BYTES} bytes as usual`, async () => {
+    // Prepare: the request line and the header values, counted as API Gateway counts them
+    const line = 'GET /api/v1/runs/r1 HTTP/1.1';
+    const fixed = Buffer.byteLength(line) + Buffer.byteLength('127.0.0.1') + Buffer.byteLength('close') + Buffer.byteLength('Bearer ');
+    // Act
+    const answer = await sendRaw(limitedUrl, `${line}\r\nauthorization: Bearer ${'k'.repeat(MAX_REQUEST_HEAD_BYTES - fixed)}`);
+    // Assess
+    expect(answer.status).toBe(200);
   });
 });

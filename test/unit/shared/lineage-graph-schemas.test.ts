@@ -103,9 +103,10 @@ describe('lineage graph response schemas', async () => {
   });
 
   it('Should describe the query parameters', () => {
-    valid(LineageQuery, { nodeId: 'job:a:b', depth: '3', direction: 'upstream', asOf: '2024-01-01T00:00:00Z' });
+    // The document's view: integers are integers (the parsers read them from the query string).
+    valid(LineageQuery, { nodeId: 'job:a:b', depth: 3, direction: 'upstream', asOf: '2024-01-01T00:00:00Z' });
     valid(ColumnLineageQuery, { nodeId: 'datasetField:a:b:c', withDownstream: 'true' });
-    valid(PageQuery, { limit: '10', offset: '0' });
+    valid(PageQuery, { limit: 10, offset: 0 });
     valid(SearchQuery, { q: 'x', filter: 'JOB', sort: 'NAME' });
   });
 });

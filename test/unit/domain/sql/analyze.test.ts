@@ -2,9 +2,9 @@
 // lexical and dialect rules that decide what a statement means.
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '#domain/errors';
-import { analyzeSql, MAX_SQL_LENGTH } from '#domain/sql/analyze';
+import { analyzeSql, MAX_SQL_LENGTH, MAX_SQL_OPERATORS } from '#domain/sql/analyze';
 import { ForbiddenSqlError } from '#domain/sql/errors';
-import type { SqlDialect, TableRef } from '#domain/sql/types';
+import { SQL_DIALECTS, type SqlDialect, type TableRef } from '#domain/sql/types';
 import { orgOptions, qn, resolveOrgTable } from './org-catalog.ts';
 
 const ALL: SqlDialect[] = ['duckdb', 'polars', 'spark', 'trino'];
@@ -406,7 +406,42 @@ describe('analyzeSql: input errors', () => {
       expect(act).toThrow(ValidationError);
       expect(act).not.toThrow(ForbiddenSqlError);
     }
-    expect(() => analyzeSql(`SELECT ${'1 + '.repeat(MAX_SQL_LENGTH / 4)}1`, orgOptions('duckdb'))).toThrow(`SQL is longer than ${MAX_SQL_LENGTH} characters`);
+    expect(() => analyzeSql(`SELECT ${'1 + '.repeat(MAX_SQL_LENGTH / 4)}1`, orgOptions('duckdb'))).toThrow(/^SQL is too long: 262,152 characters, more than the 262,144 a statement may hold$/);
+  });
+
+
+  it.each(SQL_DIALECTS)('refuses a 256 KiB OR chain in %s by its operators, before the parser', (dialect) => {
+    // Prepare: as many terms as fit under the length limit (about 25,000)
+    let sql = 'SELECT * FROM tpch.orders WHERE o_orderkey = 0';
+    for (let i = 1; sql.length + ` OR o_orderkey = ${i}`.length <= MAX_SQL_LENGTH; i++) sql += ` OR o_orderkey = ${i}`;
+    // Act
+    const act = () => analyzeSql(sql, orgOptions(dialect));
+    // Assess
+    expect(act).toThrow(ValidationError);
+    expect(act).toThrow(/^SQL is too complex: [\d,]+ operators \(AND, OR, comparisons, arithmetic\), more than the 2,000 a statement may hold; write long lists of alternatives as x IN \(…\)$/);
+  });
+
+  it('refuses a statement of more than 50,000 tokens, naming the limit', () => {
+    // Prepare: a 30,000-value IN list (60,000 tokens, 200 KB)
+    const sql = `SELECT * FROM tpch.orders WHERE o_orderkey IN (${Array.from({ length: 30_000 }, (_, i) => i).join(',')})`;
+    // Act & Assess
+    expect(() => analyzeSql(sql, orgOptions('duckdb'))).toThrow(/^SQL is too complex: 60,0\d\d tokens, more than the 50,000 a statement may hold$/);
+  });
+
+  it(`accepts ${MAX_SQL_OPERATORS.toLocaleString('en-US')} operators and a 10,000-value IN list`, () => {
+    // Prepare: one operator per term (the OR), one per comparison
+    const chain = `SELECT * FROM tpch.orders WHERE ${Array.from({ length: MAX_SQL_OPERATORS / 2 }, (_, i) => `o_orderkey = ${i}`).join(' OR ')}`;
+    const list = `SELECT * FROM tpch.orders WHERE o_orderkey IN (${Array.from({ length: 10_000 }, (_, i) => i).join(', ')})`;
+    // Act & Assess: 1,000 comparisons and 999 ORs
+    expect(analyzeSql(chain, orgOptions('duckdb')).statementType).toBe('SELECT');
+    expect(analyzeSql(list, orgOptions('duckdb')).statementType).toBe('SELECT');
+  });
+
+  it('refuses an operator chain one past the limit, counting <= and || once', () => {
+    // Prepare: 1,000 comparisons with <=, joined by ORs, then || and one more comparison
+    const sql = `SELECT * FROM tpch.orders WHERE ${Array.from({ length: 1_000 }, (_, i) => `o_orderkey <= ${i}`).join(' OR ')} OR o_comment || 'x' = 'y'`;
+    // Act & Assess: SELECT's * + 1,000 <= + 1,000 OR + || + = is 2,003
+    expect(() => analyzeSql(sql, orgOptions('duckdb'))).toThrow(/^SQL is too complex: 2,003 operators/);
   });
 
   it('refuses an unknown dialect', () => {

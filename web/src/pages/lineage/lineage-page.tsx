@@ -52,11 +52,14 @@ const NodeFacts = ({ nodeId }: { nodeId: string }) => {
   );
 };
 
+/** The depth setting (text in the URL) as the API's integer; text that is no number becomes NaN, which the API refuses naming `depth`. */
+const depthOf = (depth: string | undefined): number | undefined => (depth === undefined ? undefined : Number(depth));
+
 /** The node graph of the page's settings. */
 const NodeGraph = ({ settings, onChange }: { settings: LineageSettings; onChange(next: LineageSettings): void }) => {
   const api = useApi();
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
-  const params: LineageParams = { nodeId: settings.node, depth: settings.depth, direction: settings.direction as LineageParams['direction'], asOf: settings.asOf, runId: settings.runId };
+  const params: LineageParams = { nodeId: settings.node, depth: depthOf(settings.depth), direction: settings.direction as LineageParams['direction'], asOf: settings.asOf, runId: settings.runId };
   const graph = useAsync((signal) => api.lineage(params, { signal }), JSON.stringify(params));
   // The canvas's chunk downloads and parses while the API walks the graph, not after.
   useEffect(() => void loadCanvas(), []);
@@ -90,7 +93,7 @@ const ColumnGraph = ({ settings }: { settings: LineageSettings }) => {
   const api = useApi();
   const column = settings.column ?? '';
   const parsed = parseNodeId(column);
-  const graph = useAsync((signal) => api.columnLineage({ nodeId: column, depth: settings.depth, withDownstream: 'true' }, { signal }), `${column}\u0000${settings.depth ?? ''}`);
+  const graph = useAsync((signal) => api.columnLineage({ nodeId: column, depth: depthOf(settings.depth), withDownstream: 'true' }, { signal }), `${column}\u0000${settings.depth ?? ''}`);
   useEffect(() => void loadCanvas(), []);
   const model = useMemo(() => (graph.data ? columnModel(graph.data) : undefined), [graph.data]);
   const datasetNode = parsed ? `dataset:${parsed.namespace}:${parsed.type === 'datasetField' ? parsed.name.slice(0, parsed.name.lastIndexOf(':')) : parsed.name}` : undefined;

@@ -16,7 +16,7 @@ export const LineageSearch = () => {
   const api = useApi();
   const [typed, setTyped] = useState('');
   const [asked, setAsked] = useState('');
-  const hits = useAsync((signal) => (asked ? api.search({ q: asked, limit: '20' }, { signal }) : Promise.resolve(undefined)), asked);
+  const hits = useAsync((signal) => (asked ? api.search({ q: asked, limit: 20 }, { signal }) : Promise.resolve(undefined)), asked);
   return (
     <section className="lineage-search">
       <form

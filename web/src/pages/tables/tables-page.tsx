@@ -67,9 +67,9 @@ export const TablesPage = () => {
           ) : (
             <ul className="table-list">
               {list.map((t) => (
-                <li key={t.table}>
-                  <Link to={`/tables/${encodeURIComponent(t.namespace)}/${encodeURIComponent(t.name)}`}>{t.name}</Link>
-                  <span className="muted mono">{t.table}</span>
+                <li key={t.qualified_name}>
+                  <Link to={`/tables/${encodeURIComponent(t.namespace)}/${encodeURIComponent(t.table)}`}>{t.table}</Link>
+                  <span className="muted mono">{t.qualified_name}</span>
                 </li>
               ))}
             </ul>
