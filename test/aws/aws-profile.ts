@@ -21,7 +21,7 @@ import { ALL_TABLES } from '#shared/table-definitions';
 import { apiEvent, authorizerEvent, lambdaContext, parseResult, type ParsedResult } from '../helpers/events.ts';
 import { orgWithKey, storesOn } from '../helpers/stores.ts';
 import { openDynamoBackend } from '../adapters/dynamo-backends.ts';
-import type { EmulatedLake } from './emulated-lake.ts';
+import { LAKE_WRITER_FUNCTION, type EmulatedLake } from './emulated-lake.ts';
 import { awsClientConfig, REPO_ROOT, type AwsEmulatorInfo } from './emulator.ts';
 
 /** What a request carries. */
@@ -65,9 +65,10 @@ export const useAwsProfile = async (aws: AwsEmulatorInfo, lake: EmulatedLake, ex
     [BLOB_BUCKET_ENV]: lake.bucket,
     // The DuckDB layer's extension files, as the local set-up installs them for this machine.
     [DUCKDB_EXTENSION_DIR_ENV]: path.join(REPO_ROOT, '.lakeline', 'duckdb-extensions'),
-    // Invoking it is the one step the emulator cannot serve (Lambda needs Docker there); the suites
-    // that write call its handler directly (lambda-stand-in.ts).
-    [LAKE_WRITER_FUNCTION_ENV]: 'lakeline-lake-writer',
+    // Lambda's Invoke is served by the lake's stand-in (the emulator runs Lambda only in Docker),
+    // reached through the SDK's per-service endpoint variable, as any other endpoint is.
+    AWS_ENDPOINT_URL_LAMBDA: lake.lambda.endpoint,
+    [LAKE_WRITER_FUNCTION_ENV]: LAKE_WRITER_FUNCTION,
     [LOG_LEVEL_ENV]: 'warn',
     ...extra,
   };

@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await (await import('#composition/index')).lake().duckdb.close();
   emr.destroy();
-  lake.close();
+  await lake.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
