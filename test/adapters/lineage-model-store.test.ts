@@ -52,9 +52,9 @@ describe.each(DYNAMO_BACKENDS)('DynamoLineageModelStore on %s', (backend) => {
   const doc = dynamo.doc;
   let table = dynamo.tableName(LINEAGE_TABLE);
 
-  // moto answers a Query or a GSI query by scanning the whole table, so on the shared table every
-  // read grows with what every other suite wrote (a minute a case at the end of a run): on moto each
-  // case gets a fresh Lineage table, dropped after it.
+  // moto answers a query on an index by scanning the whole table, so on the shared table every
+  // search grows with what every other suite wrote (a case timed out at 60 s): on moto each case
+  // gets a fresh Lineage table, dropped after it.
   if (backend === 'moto') {
     beforeEach(async () => {
       table = `lakeline-lineage-${randomUUID().slice(0, 8)}`;
@@ -156,8 +156,8 @@ describe.each(DYNAMO_BACKENDS)('DynamoLineageModelStore on %s', (backend) => {
     });
   });
 
-  // dynalite only: with thousands of items per case moto's whole-table scans take minutes a case
-  // (174 s and over 300 s, measured under load); moto enforces the same 400 KB item limit.
+  // dynalite only: with thousands of items per case moto's whole-table index scans take minutes a
+  // case (174 s and over 300 s, measured at load 15-20); moto enforces the same 400 KB item limit.
   describe.skipIf(backend === 'moto')("DynamoDB's item limit", () => {
     it('Should spill the reader set of a hub dataset read by thousands of jobs to shard items', async () => {
       // Prepare
