@@ -2,8 +2,9 @@
  * @module lineage-model-consumer
  * Target of the Events table's DynamoDB stream (not an HTTP route): applies each batch of new
  * events to the lineage read model, org by org (ADR 0031). An org whose events could not be
- * applied is reported as a partial batch failure (its records' sequence numbers), so Lambda
- * retries from there while the other orgs' progress stands; re-applying is harmless.
+ * applied — or one of whose events could not be read — is reported as a partial batch failure (its
+ * records' sequence numbers), so Lambda retries from the lowest of them while the other orgs'
+ * progress stands; re-applying is harmless.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventsOfStreamRecords } from '#adapters/aws/lineage-stream';
@@ -14,15 +15,14 @@ import { logger } from '#shared/observability';
 /** Lambda entry point. */
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const ports = lineageGraph();
-  let groups;
-  try {
-    groups = await eventsOfStreamRecords(event.Records, () => ports.blobs);
-  } catch (error) {
-    logger.error('lineage stream batch not readable; retrying it', { error });
-    return { batchItemFailures: event.Records.flatMap((r) => (r.dynamodb?.SequenceNumber ? [{ itemIdentifier: r.dynamodb.SequenceNumber }] : [])) };
-  }
+  const groups = await eventsOfStreamRecords(event.Records, () => ports.blobs);
   const failures: string[] = [];
   for (const group of groups) {
+    if (group.unreadable !== undefined) {
+      logger.error('lineage events not readable; retrying them', { orgId: group.orgId, records: group.sequenceNumbers.length, error: group.unreadable });
+      failures.push(...group.sequenceNumbers);
+      continue;
+    }
     try {
       const summary = await applyEventsToLineageModel(ports.model, group.orgId, group.events);
       logger.info('lineage events applied', { orgId: group.orgId, ...summary });

@@ -78,7 +78,7 @@ const awsLake = async (): Promise<TestLake> => {
     },
     tableFiles: async (location) => (await lake.keys(`${location.slice(`s3://${lake.bucket}/`.length)}/`)).filter((k) => LAKE_FILE.test(k)),
     close: async () => {
-      lake.close();
+      await lake.close();
       rmSync(scratch, { recursive: true, force: true });
     },
   };

@@ -21,7 +21,7 @@ import { ALL_TABLES } from '#shared/table-definitions';
 import { apiEvent, authorizerEvent, lambdaContext, parseResult, type ParsedResult } from '../helpers/events.ts';
 import { orgWithKey, storesOn } from '../helpers/stores.ts';
 import { openDynamoBackend } from '../adapters/dynamo-backends.ts';
-import type { EmulatedLake } from './emulated-lake.ts';
+import { LAKE_WRITER_FUNCTION, type EmulatedLake } from './emulated-lake.ts';
 import { awsClientConfig, REPO_ROOT, type AwsEmulatorInfo } from './emulator.ts';
 
 /** What a request carries. */
@@ -32,15 +32,21 @@ export interface CallParts {
   readonly pathParameters?: Record<string, string>;
 }
 
-/** What a suite needs to call the AWS profile's handlers. */
-export interface AwsProfile {
-  /** The functions' environment (already applied to `process.env`). */
-  readonly environment: Readonly<Record<string, string>>;
+/** An org of the AWS profile and a caller holding one of its keys. */
+export interface AwsOrgCaller {
   readonly orgId: string;
   /** An API key of the org, as `Authorization: Bearer …` carries it. */
   readonly token: string;
   /** Calls a route's handler through the authorizer Lambda, as API Gateway would. */
   call(routeId: string, parts?: CallParts): Promise<ParsedResult>;
+}
+
+/** What a suite needs to call the AWS profile's handlers. */
+export interface AwsProfile extends AwsOrgCaller {
+  /** The functions' environment (already applied to `process.env`). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Another org (`pro`, payment method on, unless `org` says otherwise) with a key of its own. */
+  newOrg(org?: Partial<CreateOrgInput>): Promise<AwsOrgCaller>;
 }
 
 type Handler = (event: ApiEvent, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -65,25 +71,22 @@ export const useAwsProfile = async (aws: AwsEmulatorInfo, lake: EmulatedLake, ex
     [BLOB_BUCKET_ENV]: lake.bucket,
     // The DuckDB layer's extension files, as the local set-up installs them for this machine.
     [DUCKDB_EXTENSION_DIR_ENV]: path.join(REPO_ROOT, '.lakeline', 'duckdb-extensions'),
-    // Invoking it is the one step the emulator cannot serve (Lambda needs Docker there); the suites
-    // that write call its handler directly (lambda-stand-in.ts).
-    [LAKE_WRITER_FUNCTION_ENV]: 'lakeline-lake-writer',
+    // Lambda's Invoke is served by the lake's stand-in (the emulator runs Lambda only in Docker),
+    // reached through the SDK's per-service endpoint variable, as any other endpoint is.
+    AWS_ENDPOINT_URL_LAMBDA: lake.lambda.endpoint,
+    [LAKE_WRITER_FUNCTION_ENV]: LAKE_WRITER_FUNCTION,
     [LOG_LEVEL_ENV]: 'warn',
     ...extra,
   };
   Object.assign(process.env, environment);
-  const stores = storesOn(openDynamoBackend('moto'));
-  const created = await orgWithKey(stores, { name: 'AWS profile org', plan: 'pro', paymentMethod: true, ...org });
-  stores.close();
   const authorize = ((await import('#handlers/authorizer')) as { handler: AuthorizerHandler }).handler;
-  return {
-    environment,
-    orgId: created.org.orgId,
-    token: created.token,
+  const callerOf = (orgId: string, token: string): AwsOrgCaller => ({
+    orgId,
+    token,
     call: async (routeId, parts = {}) => {
       const route = ROUTES.find((r) => r.id === routeId);
       if (!route) throw new Error(`no route ${routeId}`);
-      const decision = await authorize(authorizerEvent(route, { headers: { authorization: `Bearer ${created.token}` } }));
+      const decision = await authorize(authorizerEvent(route, { headers: { authorization: `Bearer ${token}` } }));
       const event = apiEvent(route, {
         ...(parts.body === undefined ? {} : { body: JSON.stringify(parts.body) }),
         ...(parts.queryStringParameters ? { queryStringParameters: parts.queryStringParameters } : {}),
@@ -94,5 +97,15 @@ export const useAwsProfile = async (aws: AwsEmulatorInfo, lake: EmulatedLake, ex
         : event;
       return parseResult(await (await handlerOf(route))(withPath, lambdaContext()));
     },
+  });
+  const newOrg = async (changes: Partial<CreateOrgInput> = {}): Promise<AwsOrgCaller> => {
+    const stores = storesOn(openDynamoBackend('moto'));
+    try {
+      const created = await orgWithKey(stores, { name: 'AWS profile org', plan: 'pro', paymentMethod: true, ...changes });
+      return callerOf(created.org.orgId, created.token);
+    } finally {
+      stores.close();
+    }
   };
+  return { environment, newOrg, ...(await newOrg(org)) };
 };

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const composition = await import('#composition/index');
   await composition.lake().duckdb.close();
-  lake.close();
+  await lake.close();
 });
 
 describe('DuckDB over S3 in the AWS profile', () => {

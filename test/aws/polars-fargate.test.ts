@@ -90,7 +90,7 @@ afterAll(async () => {
   sqs.destroy();
   sts.destroy();
   tier.close();
-  lake.close();
+  await lake.close();
 });
 
 describe('the polars Fargate tier on SQS and S3 in the AWS profile', () => {

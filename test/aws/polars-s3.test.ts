@@ -1,9 +1,10 @@
 /**
  * The polars sandbox's S3 access in the AWS profile, against the emulated account: the AWS sandbox
  * adapter gets each run credentials of its own from STS `AssumeRole` with the run's session
- * policy (the real issuer on the emulator's STS), and the sandbox Lambda's handler
- * (`lakeline_polars.lambda_handler`, called as the runtime would: the emulator cannot invoke a
- * Python Lambda without Docker) reads the run's Iceberg table from S3 with those credentials only,
+ * policy (the real issuer on the emulator's STS), its Lambda transport invokes the 2-vCPU sandbox
+ * function with the SDK's Lambda client (through the Invoke stand-in, lambda-invoke-stand-in.ts:
+ * the emulator cannot run a Python Lambda without Docker), and the function's handler
+ * (`lakeline_polars.lambda_handler`) reads the run's Iceberg table from S3 with those credentials only,
  * after removing the function's own from its environment; a destination run uploads its result to
  * its staging key, where the lake writer's handler lands it in a table.
  *
@@ -13,18 +14,16 @@
  * is held by test/unit/adapters/sandbox-session-policy.test.ts (hostile prefixes refused) and its
  * issue by sts-sandbox-credentials.test.ts (the request's shape).
  */
-import path from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { STSClient } from '@aws-sdk/client-sts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AwsPolarsSandbox } from '#adapters/aws/aws-polars-sandbox';
-import type { SandboxTransport } from '#adapters/aws/polars-sandbox-transport';
+import { LambdaSandboxTransport } from '#adapters/aws/lambda-sandbox-transport';
 import { StsSandboxCredentialIssuer } from '#adapters/aws/sts-sandbox-credentials';
 import { describeTable } from '#domain/lake/describe';
 import type { SandboxRun } from '#domain/polars/sandbox';
-import { createEmulatedLake, type EmulatedLake } from './emulated-lake.ts';
-import { awsClientConfig, awsEnvironment, REPO_ROOT } from './emulator.ts';
-import { invokePython } from './lambda-stand-in.ts';
+import { createEmulatedLake, POLARS_FUNCTION_2, type EmulatedLake } from './emulated-lake.ts';
+import { awsClientConfig } from './emulator.ts';
 
 const ORG = '5a5a5a5a-0000-4000-8000-000000000005';
 const DATA_ROLE = 'arn:aws:iam::123456789012:role/lakeline-sandbox-data';
@@ -32,17 +31,8 @@ const DATA_ROLE = 'arn:aws:iam::123456789012:role/lakeline-sandbox-data';
 let lake: EmulatedLake;
 let sts: STSClient;
 let sandbox: AwsPolarsSandbox;
-const payloads: { credentials?: { access_key_id: string } }[] = [];
-
-/** The 2-vCPU sandbox Lambda: its handler with the function's environment (its own, data-less role's credentials included). */
-const lambdaHandlerTransport = (): SandboxTransport => ({
-  instanceType: 'lambda-2vcpu',
-  confinesScripts: false,
-  invoke: async (payload) => {
-    payloads.push(payload as (typeof payloads)[number]);
-    return invokePython({ codeDir: path.join(REPO_ROOT, 'functions', 'polars'), handler: 'lakeline_polars.lambda_handler.handler', environment: { ...awsEnvironment(inject('aws')), AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '2048' } }, payload);
-  },
-});
+/** The payloads the sandbox function was invoked with. */
+const payloads = () => lake.lambda.invocations.filter((i) => i.functionName === POLARS_FUNCTION_2).map((i) => i.payload as { credentials?: { access_key_id: string } });
 
 const nationRun = async (changes: Partial<SandboxRun> = {}): Promise<SandboxRun> => {
   const nation = await lake.catalog.loadTable(ORG, { namespace: 'tpch', table: 'nation' });
@@ -63,13 +53,14 @@ beforeAll(async () => {
   lake = await createEmulatedLake(inject('aws'));
   sts = new STSClient(awsClientConfig(inject('aws')));
   const issuer = new StsSandboxCredentialIssuer(sts, { roleArn: DATA_ROLE, warehouseUri: lake.warehouseUri, stagingUri: lake.stagingUri });
-  sandbox = new AwsPolarsSandbox({ 2: lambdaHandlerTransport() }, issuer, { stagingUri: lake.stagingUri });
+  // The 2-vCPU tier as the composition root builds it: the function's own role reads no table.
+  sandbox = new AwsPolarsSandbox({ 2: new LambdaSandboxTransport(lake.lambdaClient, POLARS_FUNCTION_2, 2) }, issuer, { stagingUri: lake.stagingUri });
   await lake.writer.demoLoad(ORG, 0.01);
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
   sts.destroy();
-  lake.close();
+  await lake.close();
 });
 
 describe('the polars sandbox on S3 in the AWS profile', () => {
@@ -80,7 +71,7 @@ describe('the polars sandbox on S3 in the AWS profile', () => {
     // Assess
     expect(result.results.rows).toEqual([[0, 5], [1, 5], [2, 5], [3, 5], [4, 5]]);
     expect(result.compute).toEqual({ vcpus: 2, mode: 'sandbox', instanceType: 'lambda-2vcpu' });
-    const sent = payloads.at(-1)?.credentials?.access_key_id;
+    const sent = payloads().at(-1)?.credentials?.access_key_id;
     // Temporary credentials of an assumed role (ASIA…), not the function's own.
     expect(sent).toMatch(/^ASIA/);
     expect(sent).not.toBe(inject('aws').credentials.accessKeyId);

@@ -5,13 +5,16 @@
  * EMR would execute it (emr-stand-in.ts: the local spark-submit with the job run's own parameters,
  * the job on Iceberg's GlueCatalog and S3FileIO); the state-change Lambda ends the run from
  * `GetJobRun` and the result document on S3; the rows land in the emulated Glue table and DuckDB
- * over S3 reads them back. One Spark run: about 20 s of start-up here.
+ * over S3 reads them back. One Spark run: about 20 s of start-up here. The abort endpoint cancels a
+ * submitted run's job run with `CancelJobRun` on the emulator, and the CANCELLED state change ends
+ * the run ABORT. (The emulator cancels a job run in any state; EMR refuses one that has ended with
+ * a ValidationException, which the adapter treats as done: that branch is checked by request shape only.)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CreateApplicationCommand, EMRServerlessClient, ListJobRunsCommand } from '@aws-sdk/client-emr-serverless';
+import { CreateApplicationCommand, EMRServerlessClient, GetJobRunCommand, ListJobRunsCommand } from '@aws-sdk/client-emr-serverless';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -69,7 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await (await import('#composition/index')).lake().duckdb.close();
   emr.destroy();
-  lake.close();
+  await lake.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -109,4 +112,35 @@ describe('managed Spark in the AWS profile', () => {
     const read = await aws.call('PostWarehouseQuery', { body: { query: 'SELECT n_name FROM analytics.america ORDER BY n_nationkey', autoSaveByHash: false } });
     expect((read.body as { results: { rows: unknown[][] } }).results.rows).toEqual([['ARGENTINA'], ['BRAZIL'], ['CANADA'], ['PERU'], ['UNITED STATES']]);
   }, 180_000);
+
+  it("Should cancel a submitted run's job run on the abort endpoint, and end the run ABORT on the CANCELLED state change", async () => {
+    // Prepare
+    const submitted = await aws.call('PostQuery', { body: { query: 'SELECT r_regionkey, r_name FROM tpch.region', destination: 'analytics.regions', write_mode: 'overwrite' } });
+    expect(submitted.statusCode, JSON.stringify(submitted.body)).toBe(200);
+    const runId = (submitted.body as { run_id: string }).run_id;
+    const jobRun = (await emr.send(new ListJobRunsCommand({ applicationId }))).jobRuns?.find((r) => r.name === runId);
+
+    // Act
+    const aborted = await aws.call('PostRunAbort', { pathParameters: { run_id: runId } });
+    const { handler } = await import('#handlers/emr-job-state-change');
+    await handler({
+      version: '0',
+      id: 'event-2',
+      source: 'aws.emr-serverless',
+      'detail-type': 'EMR Serverless Job Run State Change',
+      account: '123456789012',
+      time: new Date().toISOString(),
+      region: inject('aws').region,
+      resources: [],
+      detail: { applicationId, jobRunId: jobRun?.id as string, state: 'CANCELLED' },
+    });
+
+    // Assess
+    expect(aborted.statusCode, JSON.stringify(aborted.body)).toBe(200);
+    expect(aborted.body).toMatchObject({ run_id: runId, state: 'ABORT' });
+    const { jobRun: cancelled } = await emr.send(new GetJobRunCommand({ applicationId, jobRunId: jobRun?.id as string }));
+    expect(cancelled?.state).toBe('CANCELLED');
+    const run = await aws.call('GetRun', { pathParameters: { run_id: runId } });
+    expect(run.body).toMatchObject({ run_id: runId, state: 'ABORT', engine: 'spark' });
+  }, 60_000);
 });

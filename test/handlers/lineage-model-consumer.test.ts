@@ -1,7 +1,8 @@
 /**
  * The lineage stream consumer Lambda, run in the AWS profile against the local DynamoDB (through
  * the SDK's standard endpoint variable) with DynamoDB Streams records of the shape Lambda delivers:
- * NEW_IMAGE of the event items the event store writes. Inserted events reach the model; other
+ * NEW_IMAGE of the event items the event store writes, as JSON (binary bodies in base64). The
+ * consumer on records the emulator's stream really produced: test/aws/lineage-graph-aws.test.ts. Inserted events reach the model; other
  * items of the Events table (the name directory) and non-inserts are skipped; a batch that cannot
  * be read is reported back whole, so Lambda retries it.
  */
@@ -41,6 +42,13 @@ beforeAll(async () => {
 afterAll(() => client.destroy());
 
 let sequence = 1000;
+/** An image as Lambda's JSON event carries it: binary values (the gzip bodies) as base64 text. */
+const asDelivered = (image: Record<string, unknown>): Record<string, AttributeValue> => {
+  const json = (value: unknown): unknown =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('base64') : Array.isArray(value) ? value.map(json) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, json(v)])) : value;
+  return json(image) as Record<string, AttributeValue>;
+};
+
 /** A stream record as Lambda delivers it, of an item as the table holds it. */
 const streamRecord = (item: Record<string, unknown>, eventName: 'INSERT' | 'MODIFY' = 'INSERT'): DynamoDBRecord => ({
   eventID: randomUUID().replaceAll('-', ''),
@@ -51,7 +59,7 @@ const streamRecord = (item: Record<string, unknown>, eventName: 'INSERT' | 'MODI
   dynamodb: {
     ApproximateCreationDateTime: Date.now() / 1000,
     Keys: marshall({ pk: item.pk }) as Record<string, AttributeValue>,
-    NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>,
+    NewImage: asDelivered(marshall(item, { removeUndefinedValues: true })),
     SequenceNumber: String((sequence += 100)).padStart(21, '0'),
     SizeBytes: 1024,
     StreamViewType: 'NEW_IMAGE',
@@ -84,6 +92,25 @@ describe('the lineage model consumer Lambda', () => {
     // orgB got its insert, not the modification.
     const namesB = (await (await model.model(orgB)).searchEntries()).map((e) => e.name);
     expect(namesB.length).toBeGreaterThan(0);
+  });
+
+  it("Should read an event whose body the store keeps gzip-compressed, which Lambda's JSON carries in base64", async () => {
+    // Prepare: a body above the compression threshold (rawGz, a binary attribute).
+    const org = `stream-${randomUUID()}`;
+    const event = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, APPLES[0] as string), 'utf8')) as { run: { facets?: Record<string, unknown> } };
+    event.run.facets = { ...event.run.facets, note: { _producer: 'https://example.com', _schemaURL: 'https://example.com/f.json', text: 'x'.repeat(4096) } };
+    const rawText = JSON.stringify(event);
+    const prepared = prepareEvent(event, Buffer.byteLength(rawText), new Date());
+    if (!prepared.ok) throw new Error(prepared.error);
+    const { item } = encodeEvent(org, { event: prepared.event, rawText });
+    expect(item.rawGz).toBeDefined();
+
+    // Act
+    const response = await handler({ Records: [streamRecord(item)] });
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect((await (await model.model(org)).searchEntries()).map((e) => e.name)).toContain('gather_apples');
   });
 
   it('Should report every record of a batch it cannot read, so Lambda retries it', async () => {

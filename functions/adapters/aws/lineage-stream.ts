@@ -3,11 +3,12 @@
  * Reads a DynamoDB Streams batch of the Events table (NEW_IMAGE records) as stored lineage events,
  * grouped by organization, for the lineage model's consumer Lambda. Records that are not events
  * (the name directory's items share the table) or not inserts are skipped; an event whose body
- * lives in the blob store is read from it.
+ * lives in the blob store is read from it. An org with an event that cannot be read is returned
+ * unreadable, its records kept for reporting, so the batch's other orgs still go ahead.
  */
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { blobKeyOf, decodeEvent } from '#adapters/dynamodb/event-item';
 import type { BlobStore } from '#domain/lineage/ports';
 import type { StoredLineageEvent } from '#domain/lineage/types';
@@ -18,6 +19,8 @@ export interface OrgEvents {
   readonly events: StoredLineageEvent[];
   /** The stream sequence numbers of the org's records, in batch order. */
   readonly sequenceNumbers: string[];
+  /** Why one of the org's events could not be read (a body missing from, or unreadable in, the blob store); its events are then not returned. */
+  unreadable?: unknown;
 }
 
 /** The org of an event item's key (`<org>#<event id>`); `undefined` for any other item. */
@@ -28,24 +31,43 @@ const orgOfEventItem = (item: Record<string, unknown>): string | undefined => {
 };
 
 /**
- * Groups a stream batch's new events by org.
- * @throws when a body cannot be read from the blob store (the whole batch is then retried by the caller's reporting)
+ * An image's value with its binary members as bytes. Lambda hands the function a stream batch as
+ * JSON, so a binary attribute (`B`, `BS`: the event store's gzip bodies) arrives as base64 text,
+ * which the SDK's `unmarshall` would keep as text rather than decode.
  */
+const withBytes = (value: AttributeValue): SdkAttributeValue => {
+  const bytes = (b: string | Uint8Array): Uint8Array => (typeof b === 'string' ? Buffer.from(b, 'base64') : b);
+  if (value.B !== undefined) return { B: bytes(value.B as string | Uint8Array) };
+  if (value.BS !== undefined) return { BS: (value.BS as (string | Uint8Array)[]).map(bytes) };
+  if (value.M !== undefined) return { M: imageWithBytes(value.M) };
+  if (value.L !== undefined) return { L: value.L.map(withBytes) };
+  // aws-lambda's AttributeValue and the SDK's are the same wire shape under two declarations.
+  return value as SdkAttributeValue;
+};
+
+const imageWithBytes = (image: Record<string, AttributeValue>): Record<string, SdkAttributeValue> => Object.fromEntries(Object.entries(image).map(([name, value]) => [name, withBytes(value)]));
+
+/** Groups a stream batch's new events by org; an org whose event cannot be read is marked {@link OrgEvents.unreadable}. */
 export async function eventsOfStreamRecords(records: readonly DynamoDBRecord[], blobs: () => BlobStore): Promise<OrgEvents[]> {
   const byOrg = new Map<string, OrgEvents>();
   for (const record of records) {
     const image = record.dynamodb?.NewImage;
     if (record.eventName !== 'INSERT' || !image) continue;
-    // aws-lambda's AttributeValue and the SDK's are the same wire shape under two declarations.
-    const item = unmarshall(image as Record<string, SdkAttributeValue>);
+    const item = unmarshall(imageWithBytes(image));
     const orgId = orgOfEventItem(item);
     if (orgId === undefined) continue;
-    const key = blobKeyOf(item);
-    const event = decodeEvent(item, key === undefined ? undefined : await blobs().get(key));
-    const group = byOrg.get(orgId) ?? { orgId, events: [], sequenceNumbers: [] };
-    group.events.push(event);
-    group.sequenceNumbers.push(record.dynamodb?.SequenceNumber ?? '');
+    const group: OrgEvents = byOrg.get(orgId) ?? { orgId, events: [], sequenceNumbers: [] };
     byOrg.set(orgId, group);
+    group.sequenceNumbers.push(record.dynamodb?.SequenceNumber ?? '');
+    // Once one of an org's events is unreadable, its later ones wait for the retry with it.
+    if (group.unreadable !== undefined) continue;
+    try {
+      const key = blobKeyOf(item);
+      group.events.push(decodeEvent(item, key === undefined ? undefined : await blobs().get(key)));
+    } catch (error) {
+      group.unreadable = error;
+      group.events.length = 0;
+    }
   }
   return [...byOrg.values()];
 }
