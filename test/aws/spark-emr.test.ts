@@ -50,6 +50,19 @@ const uploadJobCode = async (): Promise<{ script: string; pkg: string }> => {
   return { script: `s3://${lake.bucket}/assets/run_job.py`, pkg: `s3://${lake.bucket}/assets/lakeline_spark.zip` };
 };
 
+/** The EventBridge event EMR Serverless sends when a job run of the application changes state. */
+const jobRunStateChange = (id: string, jobRunId: string, state: string) => ({
+  version: '0',
+  id,
+  source: 'aws.emr-serverless',
+  'detail-type': 'EMR Serverless Job Run State Change',
+  account: '123456789012',
+  time: new Date().toISOString(),
+  region: inject('aws').region,
+  resources: [],
+  detail: { applicationId, jobRunId, state },
+});
+
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'lakeline-emr-'));
   lake = await createEmulatedLake(inject('aws'));
@@ -91,17 +104,7 @@ describe('managed Spark in the AWS profile', () => {
     const ran = await runJobRun(inject('aws'), { emr, s3: lake.s3 }, { applicationId, jobRunId: jobRun?.id as string }, path.join(scratch, runId));
     expect(ran.exitCode, ran.log).toBe(0);
     const { handler } = await import('#handlers/emr-job-state-change');
-    await handler({
-      version: '0',
-      id: 'event-1',
-      source: 'aws.emr-serverless',
-      'detail-type': 'EMR Serverless Job Run State Change',
-      account: '123456789012',
-      time: new Date().toISOString(),
-      region: inject('aws').region,
-      resources: [],
-      detail: { applicationId, jobRunId: jobRun?.id as string, state: 'SUCCESS' },
-    });
+    await handler(jobRunStateChange('event-1', jobRun?.id as string, 'SUCCESS'));
 
     // Assess: the run ended COMPLETE with what the job reported; the table is in Glue and DuckDB reads it.
     const run = await aws.call('GetRun', { pathParameters: { run_id: runId } });
@@ -123,17 +126,7 @@ describe('managed Spark in the AWS profile', () => {
     // Act
     const aborted = await aws.call('PostRunAbort', { pathParameters: { run_id: runId } });
     const { handler } = await import('#handlers/emr-job-state-change');
-    await handler({
-      version: '0',
-      id: 'event-2',
-      source: 'aws.emr-serverless',
-      'detail-type': 'EMR Serverless Job Run State Change',
-      account: '123456789012',
-      time: new Date().toISOString(),
-      region: inject('aws').region,
-      resources: [],
-      detail: { applicationId, jobRunId: jobRun?.id as string, state: 'CANCELLED' },
-    });
+    await handler(jobRunStateChange('event-2', jobRun?.id as string, 'CANCELLED'));
 
     // Assess
     expect(aborted.statusCode, JSON.stringify(aborted.body)).toBe(200);

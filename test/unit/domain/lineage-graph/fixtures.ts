@@ -51,3 +51,18 @@ export const FOOD_DELIVERY_LEGACY = {
   fields: Object.fromEntries(Object.entries(FOOD_DELIVERY.fields).map(([name, column]) => [name, { inputFields: [...column.inputFields, ...FOOD_DELIVERY.dataset] }])),
   dataset: [],
 };
+
+/** The apples' graph as of 1 October 2020: after events 1, 2, 3 and 6, before 7 (15 October) and 5 (28 October). */
+export const APPLES_AS_OF_OCTOBER_1 = [
+  'dataset:cupboard:sugar:  | job:grandmas.kitchen:prepare_apple_cider',
+  'dataset:grandmas.kitchen:apple.cider: job:grandmas.kitchen:prepare_apple_cider | ',
+  'dataset:grandmas.kitchen:apple.filling: job:grandmas.kitchen:prepare_apple_filling | job:grandmas.kitchen:prepare_apple_pie',
+  'dataset:grandmas.kitchen:apple.pie: job:grandmas.kitchen:prepare_apple_pie | ',
+  'dataset:grandmas.kitchen:apples: job:grandmas.kitchen:gather_apples | job:grandmas.kitchen:prepare_apple_cider,job:grandmas.kitchen:prepare_apple_filling',
+  'dataset:grandmas.kitchen:cinnamon:  | job:grandmas.kitchen:prepare_apple_filling',
+  'dataset:laurents-orchard:red.delicious:  | job:grandmas.kitchen:gather_apples',
+  'job:grandmas.kitchen:gather_apples: dataset:laurents-orchard:red.delicious | dataset:grandmas.kitchen:apples',
+  'job:grandmas.kitchen:prepare_apple_cider: dataset:cupboard:sugar,dataset:grandmas.kitchen:apples | dataset:grandmas.kitchen:apple.cider',
+  'job:grandmas.kitchen:prepare_apple_filling: dataset:grandmas.kitchen:apples,dataset:grandmas.kitchen:cinnamon | dataset:grandmas.kitchen:apple.filling',
+  'job:grandmas.kitchen:prepare_apple_pie: dataset:grandmas.kitchen:apple.filling | dataset:grandmas.kitchen:apple.pie',
+];
