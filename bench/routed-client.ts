@@ -75,6 +75,8 @@ export const routedRead = async (stack: StackProcess, body: Record<string, unkno
   const response = await fetch(`${stack.baseUrl}/api/v1/query`, { method: 'POST', headers: headersOf(stack), body: JSON.stringify(body) });
   const answer = (await response.json()) as RoutedAnswer;
   if (response.status === 400) return { refused: String(answer.error) };
+  // An engine that failed the query (a 500 naming the engine's error) did not run it either.
+  if (response.status === 500 && answer.error) return { refused: `failed: ${String(answer.error).slice(0, 200)}` };
   if (response.status !== 200) throw new Error(`${String(body.engine)}: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
   const decided = { engine: answer.engine_decision?.engine, estimatedBytes: Number(answer.engine_decision?.estimated_input_bytes) };
   if (answer.state === 'SUBMITTED' && answer.run_id) {
