@@ -17,7 +17,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { isApiPath } from '#shared/console-site';
-import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import type { ConsoleFiles } from './console-files.ts';
 
 /** API Gateway's payload limit. */
@@ -107,6 +107,8 @@ const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T | 'timeou
 /** Builds the gateway's request listener; with `consoleFiles`, non-API GETs serve the console. */
 export const createGatewayListener = (loadHandler: HandlerLoader, consoleFiles?: ConsoleFiles) => {
   const compiled = ROUTES.map(compile);
+  // Paths no route serves but that answer every method (Marquez's pre-OpenLineage write APIs: 501).
+  const legacy = MARQUEZ_LEGACY_PATHS.map((path) => compile({ ...(ROUTES[0] as RouteDefinition), path }));
   const authorizerPromise = loadHandler('authorizer') as unknown as Promise<Authorizer>;
 
   const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
@@ -133,6 +135,8 @@ export const createGatewayListener = (loadHandler: HandlerLoader, consoleFiles?:
         // A path the route table serves, with another method: API Gateway's `ANY` route of that path.
         const samePath = compiled.find((c) => c.pattern.test(url.pathname));
         if (samePath) return answerMethodNotAllowed(res, method, url.pathname, samePath.route.path);
+        const legacyPath = legacy.find((c) => c.pattern.test(url.pathname));
+        if (legacyPath) return answerMethodNotAllowed(res, method, url.pathname, legacyPath.route.path);
         // Everything else a browser gets is the console (CloudFront's S3 origin in AWS).
         if (consoleFiles && (method === 'GET' || method === 'HEAD') && !isApiPath(url.pathname)) return consoleFiles.serve(req, res, url.pathname);
         return send(res, 404, '{"message":"Not Found"}');
