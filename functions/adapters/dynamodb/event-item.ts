@@ -201,12 +201,28 @@ export function responseBytes(item: Record<string, unknown>): number {
 }
 
 /**
+ * How `event_raw`'s numbers are read: `parsed` as JavaScript numbers (what code computing with the
+ * event needs), or `as-sent` for an answer: a number whose text JavaScript would write differently
+ * (`0.0`, `1.50`, `1e3`, more digits than a double keeps) becomes a `JSON.rawJSON` value, which
+ * `JSON.stringify` writes back byte for byte — so a listing shows the producer's own numbers.
+ */
+export type RawNumbers = 'parsed' | 'as-sent';
+
+/** `JSON.rawJSON` (Node 21+, so every runtime lakeline runs on; TypeScript's ES2023 lib lacks it). */
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/** Keeps the text of numbers JSON.stringify would not give back as sent (see {@link RawNumbers}). */
+const numbersAsSent = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+  typeof value === 'number' && context?.source !== undefined && context.source !== JSON.stringify(value) ? rawJson(context.source) : value;
+
+/**
  * The stored event of an item, exactly as the events endpoint returns it.
  *
  * @param item - the item as read (with its body attributes)
  * @param blobBody - the gzip blob, for an item whose body lives in the blob store
+ * @param numbers - how `event_raw`'s numbers are read ({@link RawNumbers})
  */
-export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer): StoredLineageEvent {
+export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer, numbers: RawNumbers = 'parsed'): StoredLineageEvent {
   let doc: string;
   let rawText: string;
   if (typeof item.blob === 'string') {
@@ -221,7 +237,7 @@ export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer): S
   }
   const stored = JSON.parse(doc) as Record<string, unknown>;
   // Assigning the placeholder's key keeps the contract's field order.
-  stored.event_raw = JSON.parse(rawText) as unknown;
+  stored.event_raw = (numbers === 'as-sent' ? JSON.parse(rawText, numbersAsSent as (key: string, value: unknown) => unknown) : JSON.parse(rawText)) as unknown;
   return stored as unknown as StoredLineageEvent;
 }
 

@@ -123,13 +123,13 @@ export const COLUMN_LINEAGE_PARAMETERS = ['nodeId', 'depth', 'withDownstream'] a
 
 /**
  * `GET /api/v1/column-lineage?nodeId=…&depth=…&withDownstream=…`: `nodeId` a
- * `datasetField:ns:dataset:field` or `dataset:ns:name` node, `depth` 0–100 (default 20),
+ * `datasetField:ns:dataset:field`, `dataset:ns:name` or `job:ns:name` node (Marquez's three), `depth` 0–100 (default 20),
  * `withDownstream` true or false (default false).
  * @throws {ValidationError} naming the first bad parameter
  */
 export function parseColumnLineageQuery(params: Params): ColumnLineageQuery {
   refuseUnknown(params, COLUMN_LINEAGE_PARAMETERS);
-  const nodeId = parseNodeId(required(params, 'nodeId'), 'nodeId', ['DATASET_FIELD', 'DATASET']);
+  const nodeId = parseNodeId(required(params, 'nodeId'), 'nodeId', ['DATASET_FIELD', 'DATASET', 'JOB']);
   if (nodeId.version !== undefined) throw new ValidationError('nodeId: versioned node ids are not supported');
   return { nodeId, depth: integerIn(params, 'depth', 0, MAX_DEPTH, DEFAULT_DEPTH), withDownstream: booleanParam(params, 'withDownstream', false) };
 }

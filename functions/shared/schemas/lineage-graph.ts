@@ -236,7 +236,7 @@ export const LineageQuery = z
 /** Query parameters of `GET /api/v1/column-lineage`. */
 export const ColumnLineageQuery = z
   .object({
-    nodeId: z.string().openapi({ description: 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>' }),
+    nodeId: z.string().openapi({ description: 'datasetField:<namespace>:<dataset>:<field>, dataset:<namespace>:<name> or job:<namespace>:<name> (its current outputs)' }),
     depth: z.string().optional().openapi({ description: 'edges to follow, 0..100, default 20' }),
     withDownstream: z.enum(['true', 'false']).optional().openapi({ description: 'default false' }),
   })
