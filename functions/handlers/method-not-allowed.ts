@@ -27,8 +27,9 @@ export const handler = async (event: Pick<APIGatewayProxyEventV2, 'routeKey' | '
   if (MARQUEZ_LEGACY_PATHS.includes(template)) {
     return { statusCode: 501, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: `${method} ${path}: Marquez's API here predates OpenLineage and is not served; ${OPENLINEAGE_WAY_IN}` }) };
   }
-  // The lineage graph's paths are read-only: Marquez's writes to them predate OpenLineage.
-  const graphWrite = method !== 'GET' && method !== 'HEAD' && ROUTES.some((r) => r.path === template && r.tables.some((t) => t.table === LINEAGE_TABLE));
+  // Paths only the lineage graph serves are read-only: Marquez's writes to them predate OpenLineage.
+  const served = ROUTES.filter((r) => r.path === template);
+  const graphWrite = method !== 'GET' && method !== 'HEAD' && served.length > 0 && served.every((r) => r.tables.some((t) => t.table === LINEAGE_TABLE));
   return {
     statusCode: 405,
     headers: { 'content-type': 'application/json', allow: allow.join(', ') },
