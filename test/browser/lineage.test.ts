@@ -35,15 +35,21 @@ const GATHER_RUN = '155dbf08-c4c5-43e6-bb3a-8095c4ba59b8';
 
 // A job that started and failed.
 const TOAST_RUN = randomUUID();
-const OWNERSHIP = {
+const TOAST_JOB_FACETS = {
   ownership: {
     _producer: 'https://some.producer.com/version/1.0',
     _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/OwnershipJobFacet.json',
     owners: [{ name: 'team:breakfast', type: 'MAINTAINER' }],
   },
+  // OpenLineage's tags facet: Marquez's `tags` of the job, shown in the panel.
+  tags: {
+    _producer: 'https://some.producer.com/version/1.0',
+    _schemaURL: 'https://openlineage.io/spec/facets/1-0-0/TagsJobFacet.json',
+    tags: [{ key: 'meal', value: 'breakfast', source: 'USER' }],
+  },
 };
 const toast = (eventType: 'START' | 'FAIL', time: string) =>
-  runEventJson({ eventType, time, runId: TOAST_RUN, job: { namespace: 'diner', name: 'burn_toast' }, inputs: ['diner:bread'], outputs: ['diner:toast'], jobFacets: OWNERSHIP });
+  runEventJson({ eventType, time, runId: TOAST_RUN, job: { namespace: 'diner', name: 'burn_toast' }, inputs: ['diner:bread'], outputs: ['diner:toast'], jobFacets: TOAST_JOB_FACETS });
 
 // A job whose output carries a schema and the columnLineage facet (the spec's food_delivery example, cut down).
 const SOURCE = { namespace: 'food_delivery', name: 'public.delivery_7_days' };
@@ -288,6 +294,7 @@ describe('console jobs and runs', () => {
     await page.locator('.react-flow__node[data-id="job:diner:burn_toast"]').click();
     await page.getByTestId('panel-owners').waitFor();
     expect(await page.getByTestId('panel-owners').textContent()).toBe('Owners: team:breakfast (MAINTAINER)');
+    expect(await page.getByTestId('panel-tags').textContent()).toBe('Tags: meal:breakfast');
     // The namespace's jobs.
     await page.goto(`${stack.baseUrl}/jobs?namespace=diner`);
     await page.getByTestId('jobs-table').waitFor();

@@ -37,7 +37,7 @@ export const DEFAULT_SEARCH_LIMIT = 10;
  */
 export const NODE_ID_PATTERNS = {
   lineage: /^(job|dataset):[^:]+:[\s\S]+$/,
-  columnLineage: /^(datasetField:[^:]+:[^:]+:[\s\S]+|dataset:[^:]+:[\s\S]+)$/,
+  columnLineage: /^(datasetField:[^:]+:[^:]+:[\s\S]+|(dataset|job):[^:]+:[\s\S]+)$/,
 } as const;
 
 const UUID = /^(?:urn:uuid:)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -140,15 +140,15 @@ export const COLUMN_LINEAGE_PARAMETERS = ['nodeId', 'depth', 'withDownstream'] a
 
 /**
  * `GET /api/v1/column-lineage?nodeId=…&depth=…&withDownstream=…`: `nodeId` a
- * `datasetField:ns:dataset:field` or `dataset:ns:name` node, `depth` 0–100 (default 20),
+ * `datasetField:ns:dataset:field`, `dataset:ns:name` or `job:ns:name` node (Marquez's three), `depth` 0–100 (default 20),
  * `withDownstream` true or false (default false).
  * @throws {ValidationError} naming the first bad parameter
  */
 export function parseColumnLineageQuery(params: Params): ColumnLineageQuery {
   refuseUnknown(params, COLUMN_LINEAGE_PARAMETERS);
   const nodeText = required(params, 'nodeId');
-  const nodeId = parseNodeId(nodeText, 'nodeId', ['DATASET_FIELD', 'DATASET']);
-  checkShape(nodeText, NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>');
+  const nodeId = parseNodeId(nodeText, 'nodeId', ['DATASET_FIELD', 'DATASET', 'JOB']);
+  checkShape(nodeText, NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field>, dataset:<namespace>:<name> or job:<namespace>:<name>');
   if (nodeId.version !== undefined) throw new ValidationError('nodeId: versioned node ids are not supported');
   return { nodeId, depth: integerIn(params, 'depth', 0, MAX_DEPTH, DEFAULT_DEPTH), withDownstream: booleanParam(params, 'withDownstream', false) };
 }

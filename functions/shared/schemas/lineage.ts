@@ -109,3 +109,17 @@ export const StoredLineageEvent = z
       .openapi({ description: "Problems tolerated in the event's facets (e.g. a facet without `_producer`), each naming the facet; the facets are stored as sent. Absent when there were none." }),
   })
   .openapi('StoredLineageEvent');
+
+/** Query parameters of Marquez's events path, `GET /api/v1/events/lineage`. */
+export const MarquezEventsQuery = z
+  .object({
+    after: z.string().optional().openapi({ description: 'ISO-8601 date-time with a zone; event time >= after (default: no bound)', example: '2024-01-01T00:00:00Z' }),
+    before: z.string().optional().openapi({ description: 'ISO-8601 date-time with a zone; event time < before (default: no bound)', example: '2030-01-01T00:00:00Z' }),
+    sortDirection: z.enum(['asc', 'desc']).optional().openapi({ description: 'by event time; default desc (any case)' }),
+    limit: z.string().optional().openapi({ description: '1..1000, default 100' }),
+    offset: z.string().optional().openapi({ description: 'default 0' }),
+  })
+  .openapi('MarquezEventsQuery');
+
+/** Marquez's `Events`: the OpenLineage events as sent (its `totalCount` is not served, ADR 0042). */
+export const MarquezEvents = z.strictObject({ events: z.array(z.record(z.string(), z.unknown())) }).openapi('MarquezEvents');

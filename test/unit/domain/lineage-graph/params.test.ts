@@ -68,7 +68,9 @@ describe('parseColumnLineageQuery, parsePage, parseSearchQuery, parseRunId', () 
       withDownstream: true,
     });
     expect(parseColumnLineageQuery({ nodeId: 'dataset:ns:t' })).toMatchObject({ depth: 20, withDownstream: false });
-    expect(() => parseColumnLineageQuery({ nodeId: 'job:ns:t' })).toThrow("nodeId: must start with 'dataset:' or 'datasetField:'");
+    // Marquez's client asks a job's column lineage (its current outputs').
+    expect(parseColumnLineageQuery({ nodeId: 'job:ns:t', withDownstream: 'False' })).toEqual({ nodeId: { type: 'JOB', namespace: 'ns', name: 't' }, depth: 20, withDownstream: false });
+    expect(() => parseColumnLineageQuery({ nodeId: 'run:ns:t' })).toThrow("nodeId: must start with 'job:' or 'dataset:' or 'datasetField:'");
     expect(() => parseColumnLineageQuery({ nodeId: 'dataset:ns:t', withDownstream: 'yes' })).toThrow('withDownstream: must be true or false');
     expect(() => parseColumnLineageQuery({})).toThrow('nodeId: is required');
   });
