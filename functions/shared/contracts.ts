@@ -333,7 +333,7 @@ export const ListLineageDatasetVersions: RouteContract<undefined, Page, z.infer<
 export const GetLineageDatasetVersion: RouteContract<undefined, RawParams, z.infer<typeof DatasetVersion>> = {
   id: 'GetLineageDatasetVersion',
   summary: "One of a dataset's versions, by the id its versions list gives",
-  params: { namespace: LINEAGE_NAME, dataset: LINEAGE_NAME, version: z.string().openapi({ description: 'a version id (UUID) from the versions list' }) },
+  params: { namespace: LINEAGE_NAME, dataset: LINEAGE_NAME, version: z.string().min(1).max(MAX_NAME_CHARS).openapi({ description: 'a version id (UUID) from the versions list' }) },
   response: DatasetVersion,
   errors: [400, 404],
 };
@@ -342,7 +342,7 @@ export const GetLineageDatasetVersion: RouteContract<undefined, RawParams, z.inf
 export const GetJobRun: RouteContract<undefined, RawParams, z.infer<typeof JobRun>> = {
   id: 'GetJobRun',
   summary: "A run of a job, with the versions it read and wrote (Marquez's run path)",
-  params: { runId: z.string().openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
+  params: { runId: LINEAGE_UUID.openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
   response: JobRun,
   errors: [400, 404],
 };

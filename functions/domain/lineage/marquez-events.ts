@@ -8,6 +8,7 @@
  */
 import { ValidationError } from '../errors.ts';
 import { MAX_EPOCH_MICROS, MIN_EPOCH_MICROS, parseEventTime } from './event-time.ts';
+import { MAX_OFFSET } from './list-query.ts';
 import type { EventListQuery, EventStore } from './ports.ts';
 
 /** The parameters Marquez's events path takes; any other is refused, so a typo cannot widen a query. */
@@ -47,7 +48,7 @@ const integerIn = (params: Params, name: string, min: number, max: number, fallb
 /**
  * Reads the query string of Marquez's events path: `after` (inclusive) and `before` (exclusive)
  * ISO-8601 times, open when absent; `sortDirection` `desc` (default) or `asc`; `limit` 1–1000
- * (default 100); `offset` (default 0).
+ * (default 100); `offset` (default 0, at most the events endpoint's bound).
  * @throws {ValidationError} naming the first bad parameter
  */
 export function parseMarquezEventsQuery(params: Params): EventListQuery {
@@ -64,7 +65,7 @@ export function parseMarquezEventsQuery(params: Params): EventListQuery {
     sortBy: 'EVENT_TIME',
     order: direction === 'asc' ? 'ASC' : 'DESC',
     limit: integerIn(params, 'limit', 1, MARQUEZ_EVENTS_MAX_LIMIT, MARQUEZ_EVENTS_DEFAULT_LIMIT),
-    offset: integerIn(params, 'offset', 0, Number.MAX_SAFE_INTEGER, 0),
+    offset: integerIn(params, 'offset', 0, MAX_OFFSET, 0),
   };
 }
 
