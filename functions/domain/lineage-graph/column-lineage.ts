@@ -11,6 +11,7 @@
  * Like Marquez, a node's `inEdges` are `{origin: the node, destination: an input field}` and an
  * input field's `outEdges` are `{origin: the input field, destination: the node}`.
  */
+import { resolveNodeId } from './resolve-node-id.ts';
 import { NotFoundError } from '../errors.ts';
 import { datasetFieldNodeId, datasetIdOf, jobIdOf, type NodeId, type QualifiedName } from './ids.ts';
 import type { LineageModel, LineageModelStore } from './ports.ts';
@@ -69,6 +70,8 @@ export interface ColumnLineageGraphView {
 export interface ColumnLineageQuery {
   /** A `datasetField:` node, a `dataset:` node (all of its columns) or a `job:` node (every column of its current outputs, as Marquez). */
   readonly nodeId: NodeId;
+  /** The node id's other readings, when its colons leave more than one (`nodeIdReadings`). */
+  readonly otherReadings?: readonly NodeId[];
   /** Edges to follow from the start columns, each way. */
   readonly depth: number;
   readonly withDownstream: boolean;
@@ -165,7 +168,7 @@ const groupFacet = (group: { readonly members: readonly DatasetColumnLineage[] }
 export async function columnLineageGraph(store: LineageModelStore, orgId: string, query: ColumnLineageQuery): Promise<ColumnLineageGraphView> {
   const model = await store.model(orgId);
   const resolver = new DatasetResolver<DatasetColumnLineage>((ids) => model.getDatasetColumnLineage(ids));
-  const nodeId = query.nodeId;
+  const nodeId = await resolveNodeId(model, query.nodeId, query.otherReadings);
   const what = nodeId.type === 'DATASET_FIELD' ? `column ${nodeId.namespace}:${nodeId.name}:${nodeId.field}` : `${nodeId.type === 'JOB' ? 'job' : 'dataset'} ${nodeId.namespace}:${nodeId.name}`;
   // A job's column lineage is its current outputs' (Marquez: the fields of the job's datasets).
   let startIds = [datasetIdOf(nodeId)];

@@ -37,6 +37,7 @@ describe('parseLineageQuery', () => {
     expect(parseLineageQuery({ nodeId: 'job:etl:load' })).toEqual({ nodeId: { type: 'JOB', namespace: 'etl', name: 'load' }, depth: 20, direction: 'both' });
     expect(parseLineageQuery({ nodeId: 'dataset:s3://b:x', depth: '5', direction: 'UPSTREAM', asOf: '2024-01-31T12:00:00+01:00' })).toEqual({
       nodeId: { type: 'DATASET', namespace: 's3://b', name: 'x' },
+      otherReadings: [{ type: 'DATASET', namespace: 's3', name: '//b:x' }],
       depth: 5,
       direction: 'upstream',
       asOf: '2024-01-31T11:00:00.000000+00:00',
