@@ -92,10 +92,11 @@ const PREFIXES: Readonly<Record<string, { type: NodeType; parts: number }>> = {
 
 /**
  * Most `:` a node id may hold after its type: each is a place the id might split, and each reading
- * costs the endpoint an existence read when the first does not exist (ADR 0043). A job or dataset id
- * has one reading per colon (16 at most); a field id one per pair of colons (15 for 6).
+ * is a key the endpoint reads when Marquez's guess names nothing (in one batch, ADR 0043). A job or
+ * dataset id has one reading per colon (16 at most); a field id one per pair of colons (28 for 8:
+ * an `arn:aws:…` namespace holds 4 and a name may hold one).
  */
-export const MAX_NODE_ID_COLONS = { JOB: 16, DATASET: 16, DATASET_FIELD: 6 } as const satisfies Record<NodeType, number>;
+export const MAX_NODE_ID_COLONS = { JOB: 16, DATASET: 16, DATASET_FIELD: 8 } as const satisfies Record<NodeType, number>;
 
 const VERSION_SUFFIX = /#([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 // Marquez's rule for ids with more `:` than parts: a colon followed by `//` (a URI scheme) or by

@@ -33,7 +33,7 @@ describe('nodeIdReadings', () => {
     const many = `dataset:${'a:'.repeat(MAX_NODE_ID_COLONS.DATASET + 1)}b`;
     expect(() => nodeIdReadings(many, 'nodeId', ['DATASET'])).toThrow(new ValidationError("nodeId: holds more than 16 ':' after 'dataset:' (too many readings to resolve)"));
     expect(nodeIdReadings(`dataset:${'a:'.repeat(MAX_NODE_ID_COLONS.DATASET)}b`, 'nodeId', ['DATASET'])).toHaveLength(16);
-    expect(() => nodeIdReadings('datasetField:a:b:c:d:e:f:g:h', 'nodeId', ['DATASET_FIELD'])).toThrow(/more than 6 ':'/);
+    expect(() => nodeIdReadings('datasetField:a:b:c:d:e:f:g:h:i:j', 'nodeId', ['DATASET_FIELD'])).toThrow(/more than 8 ':'/);
   });
 
   // The pattern the OpenAPI document states and the parser agree on every short id over `a`, `:` and `/`.
@@ -41,7 +41,7 @@ describe('nodeIdReadings', () => {
     const alphabet = ['a', ':', '/'];
     const texts: string[] = [''];
     for (let length = 1; length <= 9; length++) for (const t of texts.filter((x) => x.length === length - 1)) texts.push(...alphabet.map((c) => t + c));
-    const extra = [`${'a:'.repeat(16)}a`, `${'a:'.repeat(15)}a`, `${':'.repeat(16)}a`, `${'a:'.repeat(6)}a`, `${'a:'.repeat(7)}`];
+    const extra = [`${'a:'.repeat(16)}a`, `${'a:'.repeat(15)}a`, `${':'.repeat(16)}a`, `${'a:'.repeat(8)}a`, `${'a:'.repeat(9)}a`, `${'a:'.repeat(9)}`];
     let checked = 0;
     for (const rest of [...texts, ...extra]) {
       for (const [prefix, pattern, allowed] of [
