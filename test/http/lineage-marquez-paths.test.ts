@@ -48,10 +48,15 @@ describe("Marquez's paths", async () => {
     const newest = await graph.get<{ events: { eventType: string; eventTime: string }[] }>('ListMarquezEvents', {}, { after: '2024-07-01T00:00:00Z', before: '2024-07-02T00:00:00Z' });
     const oldest = await graph.get<{ events: { eventType: string }[] }>('ListMarquezEvents', {}, { sortDirection: 'asc', limit: '1', offset: '0' });
     const refused = await graph.get('ListMarquezEvents', {}, { start: '0' });
+    const inverted = await graph.get('ListMarquezEvents', {}, { after: '2024-07-02T00:00:00Z', before: '2024-07-01T00:00:00Z' });
+    const emptyBound = await graph.get('ListMarquezEvents', {}, { before: '' });
 
     // Assess
     expect(newest.body.events.map((e) => [e.eventType, e.eventTime])).toEqual([['COMPLETE', '2024-07-01T10:06:00.0Z'], ['START', '2024-07-01T10:05:00Z']]);
     expect(oldest.body.events.map((e) => e.eventType)).toEqual(['START']);
     expect(refused).toMatchObject({ status: 400, body: { error: 'start: is not a parameter of this endpoint (expected after, before, sortDirection, limit, offset)' } });
+    // A window that holds no event is an empty page (as the events endpoint's); an empty bound is no time.
+    expect(inverted).toMatchObject({ status: 200, body: { events: [] } });
+    expect(emptyBound.status).toBe(400);
   });
 });

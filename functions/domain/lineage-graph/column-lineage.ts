@@ -11,7 +11,7 @@
  * Like Marquez, a node's `inEdges` are `{origin: the node, destination: an input field}` and an
  * input field's `outEdges` are `{origin: the input field, destination: the node}`.
  */
-import { resolveNodeId } from './resolve-node-id.ts';
+import { answerForReadings } from './resolve-node-id.ts';
 import { NotFoundError } from '../errors.ts';
 import { datasetFieldNodeId, datasetIdOf, jobIdOf, type NodeId, type QualifiedName } from './ids.ts';
 import type { LineageModel, LineageModelStore } from './ports.ts';
@@ -167,8 +167,12 @@ const groupFacet = (group: { readonly members: readonly DatasetColumnLineage[] }
 /** The column-lineage graph. @throws {NotFoundError} for an unknown dataset or column */
 export async function columnLineageGraph(store: LineageModelStore, orgId: string, query: ColumnLineageQuery): Promise<ColumnLineageGraphView> {
   const model = await store.model(orgId);
+  return answerForReadings(model, query.nodeId, query.otherReadings, (nodeId) => columnGraph(model, query, nodeId));
+}
+
+/** The column graph of one field, dataset or job node. @throws {NotFoundError} for an unknown node */
+async function columnGraph(model: LineageModel, query: ColumnLineageQuery, nodeId: NodeId): Promise<ColumnLineageGraphView> {
   const resolver = new DatasetResolver<DatasetColumnLineage>((ids) => model.getDatasetColumnLineage(ids));
-  const nodeId = await resolveNodeId(model, query.nodeId, query.otherReadings);
   const what = nodeId.type === 'DATASET_FIELD' ? `column ${nodeId.namespace}:${nodeId.name}:${nodeId.field}` : `${nodeId.type === 'JOB' ? 'job' : 'dataset'} ${nodeId.namespace}:${nodeId.name}`;
   // A job's column lineage is its current outputs' (Marquez: the fields of the job's datasets).
   let startIds = [datasetIdOf(nodeId)];

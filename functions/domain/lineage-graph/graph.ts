@@ -13,7 +13,7 @@
  * when some names have symlinks) and the jobs they link to (one batched read); then, once, the
  * full records of what the graph shows.
  */
-import { resolveNodeId } from './resolve-node-id.ts';
+import { answerForReadings, resolveNodeId } from './resolve-node-id.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { latestLiveRun } from './apply.ts';
 import { datasetIdOf, datasetNodeId, datasetVersionIdOf, jobIdOf, jobNodeId, type NodeId, type QualifiedName } from './ids.ts';
@@ -112,9 +112,14 @@ const intersects = (refs: readonly DatasetRef[], ids: ReadonlySet<string>): bool
 /** Reads the lineage graph of an organization. @throws {NotFoundError} for an unknown node or run */
 export async function lineageGraph(store: LineageModelStore, orgId: string, query: LineageGraphQuery): Promise<LineageGraphView> {
   const model = await store.model(orgId);
-  const nodeId = query.nodeId && (await resolveNodeId(model, query.nodeId, query.otherReadings));
-  if (query.runId !== undefined) return runGraph(model, query.runId, nodeId);
-  if (nodeId === undefined) throw new ValidationError('nodeId: is required (unless runId is given)');
+  // With a run, the node only has to be part of it: the reading that exists is the one meant.
+  if (query.runId !== undefined) return runGraph(model, query.runId, query.nodeId && (await resolveNodeId(model, query.nodeId, query.otherReadings)));
+  if (query.nodeId === undefined) throw new ValidationError('nodeId: is required (unless runId is given)');
+  return answerForReadings(model, query.nodeId, query.otherReadings, (nodeId) => nodeGraph(model, query, nodeId));
+}
+
+/** The graph around one job or dataset node. @throws {NotFoundError} for an unknown node */
+async function nodeGraph(model: LineageModel, query: LineageGraphQuery, nodeId: NodeId): Promise<LineageGraphView> {
   const resolver = nodeResolver(model);
   const versions = query.asOf === undefined ? currentVersions(model) : versionsAt(model, query.asOf);
   const when = query.asOf === undefined ? '' : ` at ${query.asOf}`;

@@ -29,7 +29,7 @@ const shorten = (text: string): string => (text.length > 64 ? `${text.slice(0, 6
 
 const bound = (params: Params, name: 'after' | 'before', fallback: bigint): bigint => {
   const text = params[name];
-  if (text === undefined || text.trim() === '') return fallback;
+  if (text === undefined) return fallback;
   try {
     return parseEventTime(text.trim(), name).epochMicros;
   } catch {
@@ -56,7 +56,8 @@ export function parseMarquezEventsQuery(params: Params): EventListQuery {
   if (unknown !== undefined) throw new ValidationError(`${shorten(unknown)}: is not a parameter of this endpoint (expected ${MARQUEZ_EVENTS_PARAMETERS.join(', ')})`);
   const startMicros = bound(params, 'after', MIN_EPOCH_MICROS);
   const endMicros = bound(params, 'before', MAX_EPOCH_MICROS + 1n);
-  if (endMicros <= startMicros) throw new ValidationError('before: must be later than after');
+  // `before` at or before `after` is a window that holds no event: an empty page, as the events
+  // endpoint answers one (list-query.ts), not an error.
   const direction = (params.sortDirection ?? 'desc').trim().toLowerCase();
   if (direction !== 'asc' && direction !== 'desc') throw new ValidationError('sortDirection: must be asc or desc');
   return {
