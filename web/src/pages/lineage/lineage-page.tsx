@@ -41,7 +41,7 @@ type Named = { readonly namespace: string; readonly name: string };
  */
 const NodeFacts = ({ nodeId, named }: { nodeId: string; named: Named | undefined }) => {
   const parsed = parseNodeId(nodeId);
-  const node = parsed && named ? { ...parsed, ...named } : parsed;
+  const node = parsed && named ? { ...parsed, namespace: named.namespace, name: named.name } : parsed;
   return (
     <dl className="facts" data-testid="lineage-node">
       <dt>Node</dt>
