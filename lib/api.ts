@@ -12,7 +12,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import type { LakelineData } from './data.ts';
 import { acknowledge } from './nag.ts';
@@ -196,7 +196,8 @@ export class LakelineApi extends Construct {
     // Every path also answers the methods it does not serve with 405 and `Allow` (HTTP's answer),
     // rather than the gateway's bare 404: an `ANY` route per path, to one small public function.
     const methodNotAllowed = new ServiceFunction(this, 'MethodNotAllowed', { handlerModule: 'method-not-allowed', memorySize: 128, timeout: Duration.seconds(3), logRetention });
-    for (const path of [...new Set(routeTable.map((r) => r.path))]) {
+    // Marquez's pre-OpenLineage write paths answer the same way (501, pointing to OpenLineage).
+    for (const path of [...new Set([...routeTable.map((r) => r.path), ...MARQUEZ_LEGACY_PATHS])]) {
       const anyRoute = new apigwv2.HttpRoute(this, `Any${path.replace(/[^A-Za-z0-9]/g, '_')}Route`, {
         httpApi: this.httpApi,
         routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod.ANY),

@@ -19,7 +19,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { isApiPath } from '#shared/console-site';
-import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import type { ConsoleFiles } from './console-files.ts';
 
 /** API Gateway's payload limit. */
@@ -184,6 +184,8 @@ const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T | 'timeou
 /** Builds the gateway's request listener; with `consoleFiles`, non-API GETs serve the console. */
 export const createGatewayListener = (loadHandler: HandlerLoader, consoleFiles?: ConsoleFiles) => {
   const compiled = ROUTES.map(compile);
+  // Paths no route serves but that answer every method (Marquez's pre-OpenLineage write APIs: 501).
+  const legacy = MARQUEZ_LEGACY_PATHS.map((path) => compile({ ...(ROUTES[0] as RouteDefinition), path }));
   const authorizerPromise = loadHandler('authorizer') as unknown as Promise<Authorizer>;
 
   const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
@@ -222,6 +224,8 @@ export const createGatewayListener = (loadHandler: HandlerLoader, consoleFiles?:
         // A path the route table serves, with another method: API Gateway's `ANY` route of that path.
         const samePath = routable ? compiled.find((c) => c.pattern.test(url.pathname)) : undefined;
         if (samePath) return answerMethodNotAllowed(res, method, url.pathname, samePath.route.path);
+        const legacyPath = legacy.find((c) => c.pattern.test(url.pathname));
+        if (legacyPath) return answerMethodNotAllowed(res, method, url.pathname, legacyPath.route.path);
         // Everything else a browser gets is the console (CloudFront's S3 origin in AWS), but never
         // a path under /api: not as sent, not decoded, not resolved.
         const api = isApiPath(url.pathname) || isApiPath(rawPath) || isApiPath(decodedPath(rawPath));

@@ -13,6 +13,7 @@ import { MAX_NAME_CHARS } from '#domain/input-limits';
 import { MAX_BATCH_EVENTS } from '#domain/lineage/ingest';
 import { parseListQuery } from '#domain/lineage/list-query';
 import type { EventListQuery } from '#domain/lineage/ports';
+import { parseMarquezEventsQuery } from '#domain/lineage/marquez-events';
 import { checkRoutedRequest, type CheckedRoutedRequest } from '#domain/routing/request';
 import { parseResultsPage, type ResultsPage } from '#domain/runs/results';
 import type { PolarsResponse as PolarsAnswer } from '#domain/polars/run-polars';
@@ -28,20 +29,23 @@ import type { SearchQuery as SearchRequest } from '#domain/lineage-graph/search'
 import type { JsonBody, JsonText } from './request.ts';
 import type { RouteDefinition, RouteId } from './routes.ts';
 import { ErrorBody, GatewayMessageBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
-import { BatchFailure, BatchResponse, EventsQuery, LINEAGE_UUID, LineageAccepted, StoredLineageEvent } from './schemas/lineage.ts';
+import { BatchFailure, BatchResponse, EventsQuery, LINEAGE_UUID, LineageAccepted, MarquezEvents, MarquezEventsQuery, StoredLineageEvent } from './schemas/lineage.ts';
 import {
   ColumnLineage,
   ColumnLineageQuery,
   Dataset,
   Datasets,
   DatasetVersions,
+  JobRun,
   JobRuns,
   Lineage,
   LineageJob,
   LineageJobs,
   LineageQuery,
   LineageRun,
+  Namespace,
   Namespaces,
+  DatasetVersion,
   PageQuery,
   SearchQuery,
   SearchResults,
@@ -138,6 +142,15 @@ export const GetEvents: RouteContract<undefined, EventListQuery, z.infer<typeof 
   summary: 'List stored lineage events',
   query: { schema: EventsQuery, parse: parseListQuery },
   response: z.array(StoredLineageEvent),
+  errors: [400],
+};
+
+/** `GET /api/v1/events/lineage`: Marquez's events path (the events as sent, by event time). */
+export const ListMarquezEvents: RouteContract<undefined, EventListQuery, z.infer<typeof MarquezEvents>> = {
+  id: 'ListMarquezEvents',
+  summary: "Stored lineage events as sent, by event time (Marquez's events path)",
+  query: { schema: MarquezEventsQuery, parse: parseMarquezEventsQuery },
+  response: MarquezEvents,
   errors: [400],
 };
 
@@ -249,6 +262,15 @@ export const ListNamespaces: RouteContract<undefined, Page, z.infer<typeof Names
   errors: [400],
 };
 
+/** `GET /api/v1/namespaces/{namespace}`. */
+export const GetNamespace: RouteContract<undefined, RawParams, z.infer<typeof Namespace>> = {
+  id: 'GetNamespace',
+  summary: 'A lineage namespace',
+  params: { namespace: LINEAGE_NAME },
+  response: Namespace,
+  errors: [400, 404],
+};
+
 /** `GET /api/v1/namespaces/{namespace}/jobs`. */
 export const ListLineageJobs: RouteContract<undefined, Page, z.infer<typeof LineageJobs>> = {
   id: 'ListLineageJobs',
@@ -307,6 +329,24 @@ export const ListLineageDatasetVersions: RouteContract<undefined, Page, z.infer<
   errors: [400, 404],
 };
 
+/** `GET /api/v1/namespaces/{namespace}/datasets/{dataset}/versions/{version}`. */
+export const GetLineageDatasetVersion: RouteContract<undefined, RawParams, z.infer<typeof DatasetVersion>> = {
+  id: 'GetLineageDatasetVersion',
+  summary: "One of a dataset's versions, by the id its versions list gives",
+  params: { namespace: LINEAGE_NAME, dataset: LINEAGE_NAME, version: z.string().min(1).max(MAX_NAME_CHARS).openapi({ description: 'a version id (UUID) from the versions list' }) },
+  response: DatasetVersion,
+  errors: [400, 404],
+};
+
+/** `GET /api/v1/jobs/runs/{runId}`: Marquez's run path. */
+export const GetJobRun: RouteContract<undefined, RawParams, z.infer<typeof JobRun>> = {
+  id: 'GetJobRun',
+  summary: "A run of a job, with the versions it read and wrote (Marquez's run path)",
+  params: { runId: LINEAGE_UUID.openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
+  response: JobRun,
+  errors: [400, 404],
+};
+
 /** `GET /api/v1/lineage-runs/{runId}` (`/api/v1/runs/{run_id}` is the query runs' endpoint). */
 export const GetLineageRun: RouteContract<undefined, RawParams, z.infer<typeof LineageRun>> = {
   id: 'GetLineageRun',
@@ -338,6 +378,7 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   PostLineage,
   PostLineageBatch,
   GetEvents,
+  ListMarquezEvents,
   PostQuery,
   PostWarehouseQuery,
   PostWarehousePolars,
@@ -349,12 +390,15 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetLineage,
   GetColumnLineage,
   ListNamespaces,
+  GetNamespace,
   ListLineageJobs,
   GetLineageJob,
   ListLineageJobRuns,
   ListLineageDatasets,
   GetLineageDataset,
   ListLineageDatasetVersions,
+  GetLineageDatasetVersion,
+  GetJobRun,
   GetLineageRun,
   SearchLineage,
   GetOpenApi,

@@ -30,6 +30,7 @@ export type RouteId =
   | 'PostLineage'
   | 'PostLineageBatch'
   | 'GetEvents'
+  | 'ListMarquezEvents'
   | 'PostQuery'
   | 'PostWarehouseQuery'
   | 'PostWarehousePolars'
@@ -41,12 +42,15 @@ export type RouteId =
   | 'GetLineage'
   | 'GetColumnLineage'
   | 'ListNamespaces'
+  | 'GetNamespace'
   | 'ListLineageJobs'
   | 'GetLineageJob'
   | 'ListLineageJobRuns'
   | 'ListLineageDatasets'
   | 'GetLineageDataset'
   | 'ListLineageDatasetVersions'
+  | 'GetLineageDatasetVersion'
+  | 'GetJobRun'
   | 'GetLineageRun'
   | 'SearchLineage'
   | 'GetOpenApi';
@@ -108,12 +112,15 @@ function lineageGraphRoutes(): RouteDefinition[] {
     { ...read('GetLineage', '/api/v1/lineage', 'get-lineage'), memoryMb: 1024 },
     read('GetColumnLineage', '/api/v1/column-lineage', 'get-column-lineage'),
     read('ListNamespaces', '/api/v1/namespaces', 'list-namespaces'),
+    read('GetNamespace', '/api/v1/namespaces/{namespace}', 'get-namespace'),
     read('ListLineageJobs', '/api/v1/namespaces/{namespace}/jobs', 'list-lineage-jobs'),
     read('GetLineageJob', job, 'get-lineage-job'),
     read('ListLineageJobRuns', `${job}/runs`, 'list-lineage-job-runs'),
     read('ListLineageDatasets', '/api/v1/namespaces/{namespace}/datasets', 'list-lineage-datasets'),
     read('GetLineageDataset', dataset, 'get-lineage-dataset'),
     read('ListLineageDatasetVersions', `${dataset}/versions`, 'list-lineage-dataset-versions'),
+    read('GetLineageDatasetVersion', `${dataset}/versions/{version}`, 'get-lineage-dataset-version'),
+    read('GetJobRun', '/api/v1/jobs/runs/{runId}', 'get-job-run'),
     read('GetLineageRun', '/api/v1/lineage-runs/{runId}', 'get-lineage-run'),
     read('SearchLineage', '/api/v1/search', 'search-lineage'),
   ];
@@ -147,6 +154,18 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: '/api/v1/events',
     handler: 'get-events',
     auth: 'key-or-session',
+    errorStyle: 'plain',
+    tables: [{ table: EVENTS_TABLE, access: 'RO' }],
+    blobs: 'RO',
+  },
+  {
+    // Marquez's events path: the same store, Marquez's parameters and shape; keys only, as the
+    // lineage graph's other Marquez paths.
+    id: 'ListMarquezEvents',
+    method: 'GET',
+    path: '/api/v1/events/lineage',
+    handler: 'list-marquez-events',
+    auth: 'key',
     errorStyle: 'plain',
     tables: [{ table: EVENTS_TABLE, access: 'RO' }],
     blobs: 'RO',
@@ -265,6 +284,22 @@ export const ROUTES: readonly RouteDefinition[] = [
     tables: [],
     memoryMb: 256,
   },
+];
+
+/**
+ * Paths of Marquez's write APIs that predate OpenLineage (marking a run's state, sources, tagging a
+ * dataset or a field): no route serves them, and every method on them answers 501 naming
+ * OpenLineage as the way in (`handlers/method-not-allowed.ts`, from an `ANY` route in AWS and the
+ * local gateway alike), rather than a bare 404 a Marquez user would take for a wrong URL. Marquez's
+ * other writes (creating a namespace, job, run or dataset) are methods of paths the lineage graph
+ * serves: 405, with the same pointer.
+ */
+export const MARQUEZ_LEGACY_PATHS: readonly string[] = [
+  '/api/v1/jobs/runs/{runId}/{action}',
+  '/api/v1/sources',
+  '/api/v1/sources/{source}',
+  '/api/v1/namespaces/{namespace}/datasets/{dataset}/tags/{tag}',
+  '/api/v1/namespaces/{namespace}/datasets/{dataset}/fields/{field}/tags/{tag}',
 ];
 
 /** The API Gateway route key of a route (`POST /api/v1/lineage`). */

@@ -35,17 +35,34 @@ const GATHER_RUN = '155dbf08-c4c5-43e6-bb3a-8095c4ba59b8';
 
 // A job that started and failed.
 const TOAST_RUN = randomUUID();
-const OWNERSHIP = {
+const TOAST_JOB_FACETS = {
   ownership: {
     _producer: 'https://some.producer.com/version/1.0',
     _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/OwnershipJobFacet.json',
     owners: [{ name: 'team:breakfast', type: 'MAINTAINER' }],
   },
+  // OpenLineage's tags facet: Marquez's `tags` of the job, shown in the panel.
+  tags: {
+    _producer: 'https://some.producer.com/version/1.0',
+    _schemaURL: 'https://openlineage.io/spec/facets/1-0-0/TagsJobFacet.json',
+    tags: [{ key: 'meal', value: 'breakfast', source: 'USER' }],
+  },
 };
 const toast = (eventType: 'START' | 'FAIL', time: string) =>
-  runEventJson({ eventType, time, runId: TOAST_RUN, job: { namespace: 'diner', name: 'burn_toast' }, inputs: ['diner:bread'], outputs: ['diner:toast'], jobFacets: OWNERSHIP });
+  runEventJson({ eventType, time, runId: TOAST_RUN, job: { namespace: 'diner', name: 'burn_toast' }, inputs: ['diner:bread'], outputs: ['diner:toast'], jobFacets: TOAST_JOB_FACETS });
 
 // A job whose output carries a schema and the columnLineage facet (the spec's food_delivery example, cut down).
+// Issue 24: a job whose namespace holds `:` and a table named by its symlink in `file:/tmp/warehouse`.
+const FILE_JOB = { namespace: 'file:/tmp/x', name: 'load orders' };
+const FILE_RUN = randomUUID();
+const FILE_FACET = { _producer: 'https://example.com', _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/SymlinksDatasetFacet.json' };
+const fileJob = runEventJson({
+  eventType: 'COMPLETE',
+  time: '2026-02-02T08:00:00Z',
+  runId: FILE_RUN,
+  job: FILE_JOB,
+  outputs: [{ namespace: 's3://warehouse', name: '/warehouse/default/orders', facets: { symlinks: { ...FILE_FACET, identifiers: [{ namespace: 'file:/tmp/warehouse', name: 'default.orders', type: 'TABLE' }] } } }],
+});
 const SOURCE = { namespace: 'food_delivery', name: 'public.delivery_7_days' };
 const direct = (field: string, subtype: string) => ({ ...SOURCE, field, transformations: [{ type: 'DIRECT', subtype, description: '', masking: false }] });
 const topDeliveryTimes = runEventJson({
@@ -105,17 +122,22 @@ const waitForGraph = async (nodes: number, edges: number): Promise<void> => {
 beforeAll(async () => {
   const org = await freshOrg('Console lineage');
   graph = graphApi(stack.baseUrl, org.token);
-  for (const body of [...appleFiles(), JSON.stringify(toast('START', '2026-02-01T08:00:00Z')), JSON.stringify(toast('FAIL', '2026-02-01T08:05:00Z')), JSON.stringify(topDeliveryTimes)]) {
+  for (const body of [...appleFiles(), JSON.stringify(toast('START', '2026-02-01T08:00:00Z')), JSON.stringify(toast('FAIL', '2026-02-01T08:05:00Z')), JSON.stringify(topDeliveryTimes), JSON.stringify(fileJob)]) {
     expect((await org.api.post(body)).status).toBe(200);
   }
   // The read model is maintained asynchronously: wait until the last events are in it.
   const caughtUp = await eventually(
-    async () => [await graph.lineage({ nodeId: FILLING }), await graph.lineage({ nodeId: 'job:diner:burn_toast' }), await graph.columnLineage({ nodeId: 'dataset:food_delivery:public.top_delivery_times' })],
+    async () => [
+      await graph.lineage({ nodeId: FILLING }),
+      await graph.lineage({ nodeId: 'job:diner:burn_toast' }),
+      await graph.columnLineage({ nodeId: 'dataset:food_delivery:public.top_delivery_times' }),
+      await graph.lineage({ nodeId: `job:${FILE_JOB.namespace}:${FILE_JOB.name}` }),
+    ],
     (answers) => answers.every((a) => a.status === 200) && answers[0]?.body.graph.some((n) => n.id === 'dataset:backyard:crab.apples') === true,
     Date.now(),
     30_000,
   );
-  expect(caughtUp.answer.map((a) => a.status)).toEqual([200, 200, 200]);
+  expect(caughtUp.answer.map((a) => a.status)).toEqual([200, 200, 200, 200]);
   browser = await launchBrowser();
   page = await browser.newPage();
   await signIn(page, stack.baseUrl, org.token, '/lineage');
@@ -267,6 +289,17 @@ describe('console lineage graph', () => {
     expect(await page.getByTestId('search-empty').textContent()).toContain('No job or dataset name holds “no-such-thing”');
   });
 
+  it('Should name a node whose namespace holds a colon as the API does, draw its graph and list its runs', async () => {
+    // Act
+    const jobNode = `job:${FILE_JOB.namespace}:${FILE_JOB.name}`;
+    await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(jobNode)}`);
+    await page.locator('.react-flow__node[data-id="dataset:file:/tmp/warehouse:default.orders"]').waitFor();
+    await page.locator(`select[name="runId"] option[value="${FILE_RUN}"]`).waitFor({ state: 'attached' });
+    // Assess
+    expect(await page.getByTestId('lineage-node').locator('dd').allTextContents()).toEqual([jobNode, 'job', FILE_JOB.namespace, FILE_JOB.name]);
+    expect(await drawnNodes()).toEqual(['dataset:file:/tmp/warehouse:default.orders', jobNode]);
+  });
+
   it('Should show the API\'s words for a node that does not exist', async () => {
     // Prepare
     const answer = await graph.lineage({ nodeId: `job:${K}:no_such_job` });
@@ -288,6 +321,7 @@ describe('console jobs and runs', () => {
     await page.locator('.react-flow__node[data-id="job:diner:burn_toast"]').click();
     await page.getByTestId('panel-owners').waitFor();
     expect(await page.getByTestId('panel-owners').textContent()).toBe('Owners: team:breakfast (MAINTAINER)');
+    expect(await page.getByTestId('panel-tags').textContent()).toBe('Tags: meal:breakfast');
     // The namespace's jobs.
     await page.goto(`${stack.baseUrl}/jobs?namespace=diner`);
     await page.getByTestId('jobs-table').waitFor();

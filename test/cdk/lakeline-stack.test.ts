@@ -13,7 +13,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#composition/env-names';
-import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import { ALL_TABLES, KEYS_TABLE, ORGS_TABLE, type TableAccess, type TableDefinition } from '#shared/table-definitions';
 import { LakelineStack } from '../../lib/lakeline-stack.ts';
 import { MIN_REASON_LENGTH } from '../../lib/nag.ts';
@@ -128,9 +128,9 @@ describe('routes and the authorizer', () => {
     });
   });
 
-  it('Should route every entry of ROUTES, and every other method of their paths to the 405 function, and nothing else', () => {
+  it("Should route every entry of ROUTES, every other method of their paths and Marquez's pre-OpenLineage write paths to the 405 function, and nothing else", () => {
     const keys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => (r.Properties as Json).RouteKey);
-    const paths = [...new Set(ROUTES.map((r) => r.path))];
+    const paths = [...new Set([...ROUTES.map((r) => r.path), ...MARQUEZ_LEGACY_PATHS])];
     expect([...keys].sort()).toEqual([...ROUTES.map(routeKey), ...paths.map((p) => `ANY ${p}`)].sort());
   });
 

@@ -201,12 +201,47 @@ export function responseBytes(item: Record<string, unknown>): number {
 }
 
 /**
+ * How `event_raw`'s numbers are read: `parsed` as JavaScript numbers (what code computing with the
+ * event needs), or `as-sent` for an answer: a number whose text JavaScript would write differently
+ * (`0.0`, `1.50`, `1e3`, more digits than a double keeps) becomes a `JSON.rawJSON` value, which
+ * `JSON.stringify` writes back byte for byte — so a listing shows the producer's own numbers.
+ */
+export type RawNumbers = 'parsed' | 'as-sent';
+
+/** `JSON.rawJSON` (Node 21+, so every runtime lakeline runs on; TypeScript's ES2023 lib lacks it). */
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/**
+ * A number where JSON puts values (after `:`, `[` or `,`, before `,`, `]` or `}`). Text inside a
+ * string can look the same; that only costs the slower parse, never a wrong answer.
+ */
+const VALUE_NUMBER = /[:,[]\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(?=[,\]}])/g;
+
+/**
+ * Whether a JSON text may hold a number JSON.stringify would write differently (`0.0`, `1e3`).
+ * Nearly no event does, and JSON.parse with a reviver costs several times a plain parse, so the
+ * text's numbers are checked first, by the regex engine.
+ */
+export function hasNumberNotAsJsWrites(text: string): boolean {
+  for (const match of text.matchAll(VALUE_NUMBER)) {
+    const token = match[1] as string;
+    if (JSON.stringify(Number(token)) !== token) return true;
+  }
+  return false;
+}
+
+/** Keeps the text of numbers JSON.stringify would not give back as sent (see {@link RawNumbers}). */
+const numbersAsSent = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+  typeof value === 'number' && context?.source !== undefined && context.source !== JSON.stringify(value) ? rawJson(context.source) : value;
+
+/**
  * The stored event of an item, exactly as the events endpoint returns it.
  *
  * @param item - the item as read (with its body attributes)
  * @param blobBody - the gzip blob, for an item whose body lives in the blob store
+ * @param numbers - how `event_raw`'s numbers are read ({@link RawNumbers})
  */
-export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer): StoredLineageEvent {
+export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer, numbers: RawNumbers = 'parsed'): StoredLineageEvent {
   let doc: string;
   let rawText: string;
   if (typeof item.blob === 'string') {
@@ -221,7 +256,8 @@ export function decodeEvent(item: Record<string, unknown>, blobBody?: Buffer): S
   }
   const stored = JSON.parse(doc) as Record<string, unknown>;
   // Assigning the placeholder's key keeps the contract's field order.
-  stored.event_raw = JSON.parse(rawText) as unknown;
+  const keepText = numbers === 'as-sent' && hasNumberNotAsJsWrites(rawText);
+  stored.event_raw = (keepText ? JSON.parse(rawText, numbersAsSent as (key: string, value: unknown) => unknown) : JSON.parse(rawText)) as unknown;
   return stored as unknown as StoredLineageEvent;
 }
 

@@ -158,7 +158,8 @@ export class DynamoEventStore implements EventStore {
     const events: StoredLineageEvent[] = await Promise.all(
       items.map(async (item) => {
         const key = blobKeyOf(item);
-        return decodeEvent(item, key === undefined ? undefined : await this.blobs().get(key));
+        // An answer: numbers as the producer wrote them (`0.0` stays `0.0`).
+        return decodeEvent(item, key === undefined ? undefined : await this.blobs().get(key), 'as-sent');
       }),
     );
     return { events };

@@ -11,8 +11,9 @@
  * Like Marquez, a node's `inEdges` are `{origin: the node, destination: an input field}` and an
  * input field's `outEdges` are `{origin: the input field, destination: the node}`.
  */
+import { answerForReadings } from './resolve-node-id.ts';
 import { NotFoundError } from '../errors.ts';
-import { datasetFieldNodeId, datasetIdOf, type NodeId, type QualifiedName } from './ids.ts';
+import { datasetFieldNodeId, datasetIdOf, jobIdOf, type NodeId, type QualifiedName } from './ids.ts';
 import type { LineageModel, LineageModelStore } from './ports.ts';
 import type { DatasetColumnLineage } from './records.ts';
 import { DatasetResolver, type DatasetGroup } from './resolve.ts';
@@ -67,8 +68,10 @@ export interface ColumnLineageGraphView {
 
 /** A column-lineage request, validated (see `params.ts`). */
 export interface ColumnLineageQuery {
-  /** A `datasetField:` or `dataset:` node (all of its columns). */
+  /** A `datasetField:` node, a `dataset:` node (all of its columns) or a `job:` node (every column of its current outputs, as Marquez). */
   readonly nodeId: NodeId;
+  /** The node id's other readings, when its colons leave more than one (`nodeIdReadings`). */
+  readonly otherReadings?: readonly NodeId[];
   /** Edges to follow from the start columns, each way. */
   readonly depth: number;
   readonly withDownstream: boolean;
@@ -164,11 +167,24 @@ const groupFacet = (group: { readonly members: readonly DatasetColumnLineage[] }
 /** The column-lineage graph. @throws {NotFoundError} for an unknown dataset or column */
 export async function columnLineageGraph(store: LineageModelStore, orgId: string, query: ColumnLineageQuery): Promise<ColumnLineageGraphView> {
   const model = await store.model(orgId);
+  return answerForReadings(model, query.nodeId, query.otherReadings, (nodeId) => columnGraph(model, query, nodeId));
+}
+
+/** The column graph of one field, dataset or job node. @throws {NotFoundError} for an unknown node */
+async function columnGraph(model: LineageModel, query: ColumnLineageQuery, nodeId: NodeId): Promise<ColumnLineageGraphView> {
   const resolver = new DatasetResolver<DatasetColumnLineage>((ids) => model.getDatasetColumnLineage(ids));
-  const startId = datasetIdOf(query.nodeId);
-  const startGroup = (await resolver.resolve([startId])).get(startId);
-  const what = query.nodeId.type === 'DATASET_FIELD' ? `column ${query.nodeId.namespace}:${query.nodeId.name}:${query.nodeId.field}` : `dataset ${query.nodeId.namespace}:${query.nodeId.name}`;
-  if (startGroup === undefined) throw new NotFoundError(`nodeId: ${what} not found`);
+  const what = nodeId.type === 'DATASET_FIELD' ? `column ${nodeId.namespace}:${nodeId.name}:${nodeId.field}` : `${nodeId.type === 'JOB' ? 'job' : 'dataset'} ${nodeId.namespace}:${nodeId.name}`;
+  // A job's column lineage is its current outputs' (Marquez: the fields of the job's datasets).
+  let startIds = [datasetIdOf(nodeId)];
+  if (nodeId.type === 'JOB') {
+    const head = (await model.getJobHeads([jobIdOf(nodeId)])).get(jobIdOf(nodeId))?.value;
+    if (!head) throw new NotFoundError(`nodeId: ${what} not found`);
+    startIds = head.outputs.map((o) => o.id);
+  }
+  const resolved = await resolver.resolve(startIds);
+  const startGroups = [...new Map(startIds.flatMap((id) => (resolved.has(id) ? [resolved.get(id) as Column['group']] : [])).map((g) => [g.id, g])).values()];
+  const startGroup = startGroups[0];
+  if (startGroup === undefined && nodeId.type !== 'JOB') throw new NotFoundError(`nodeId: ${what} not found`);
   const parsedOf = new Map<string, ParsedColumnLineage>();
   const parsed = (group: Column['group']): ParsedColumnLineage => {
     let known = parsedOf.get(group.id);
@@ -176,11 +192,10 @@ export async function columnLineageGraph(store: LineageModelStore, orgId: string
     return known;
   };
   const schemaColumns = (group: Column['group']) => fieldsOf(groupFacet(group, 'schema'));
-  const startColumns =
-    query.nodeId.type === 'DATASET_FIELD'
-      ? [query.nodeId.field]
-      : [...new Set([...schemaColumns(startGroup).map((f) => f.name), ...parsed(startGroup).fields.keys()])].sort();
-  const known = (field: string) => schemaColumns(startGroup).some((f) => f.name === field) || parsed(startGroup).fields.has(field);
+  const columnsOf = (group: Column['group']): Column[] =>
+    [...new Set([...schemaColumns(group).map((f) => f.name), ...parsed(group).fields.keys()])].sort().map((field) => ({ group, field }));
+  const startColumns: Column[] = nodeId.type === 'DATASET_FIELD' ? [{ group: startGroup as Column['group'], field: nodeId.field }] : startGroups.flatMap(columnsOf);
+  const known = (field: string) => startGroup !== undefined && (schemaColumns(startGroup).some((f) => f.name === field) || parsed(startGroup).fields.has(field));
 
   const nodes = new Map<string, Column>();
   const inputsOf = new Map<string, Map<string, ColumnInput & { readonly node: string }>>();
@@ -193,9 +208,9 @@ export async function columnLineageGraph(store: LineageModelStore, orgId: string
     list.set(inKey, { ...how, namespace: input.group.name.namespace, name: input.group.name.name, node: inKey });
     inputsOf.set(out, list);
   };
-  for (const field of startColumns) nodes.set(columnKey(startGroup, field), { group: startGroup, field });
+  for (const column of startColumns) nodes.set(columnKey(column.group, column.field), column);
 
-  let upstream: Column[] = startColumns.map((field) => ({ group: startGroup, field }));
+  let upstream: Column[] = startColumns;
   let downstream: Column[] = query.withDownstream ? upstream : [];
   const seenUp = new Set(upstream.map((c) => columnKey(c.group, c.field)));
   const seenDown = new Set(seenUp);
@@ -203,7 +218,7 @@ export async function columnLineageGraph(store: LineageModelStore, orgId: string
     upstream = await stepUpstream(resolver, upstream, parsed, seenUp, addEdge);
     downstream = await stepDownstream(resolver, downstream, parsed, seenDown, addEdge);
   }
-  if (query.nodeId.type === 'DATASET_FIELD' && !known(query.nodeId.field) && inputsOf.size === 0) throw new NotFoundError(`nodeId: ${what} not found`);
+  if (nodeId.type === 'DATASET_FIELD' && !known(nodeId.field) && inputsOf.size === 0) throw new NotFoundError(`nodeId: ${what} not found`);
   return { graph: render(nodes, inputsOf, schemaColumns) };
 }
 

@@ -13,6 +13,7 @@
  * when some names have symlinks) and the jobs they link to (one batched read); then, once, the
  * full records of what the graph shows.
  */
+import { answerForReadings, resolveNodeId } from './resolve-node-id.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { latestLiveRun } from './apply.ts';
 import { datasetIdOf, datasetNodeId, datasetVersionIdOf, jobIdOf, jobNodeId, type NodeId, type QualifiedName } from './ids.ts';
@@ -39,6 +40,8 @@ export type Direction = 'both' | 'upstream' | 'downstream';
 export interface LineageGraphQuery {
   /** A `job:` or `dataset:` node; may be left out when `runId` is given. */
   readonly nodeId?: NodeId;
+  /** The node id's other readings, when its colons leave more than one (`nodeIdReadings`). */
+  readonly otherReadings?: readonly NodeId[];
   /** Job hops from the start job. */
   readonly depth: number;
   readonly direction: Direction;
@@ -109,9 +112,14 @@ const intersects = (refs: readonly DatasetRef[], ids: ReadonlySet<string>): bool
 /** Reads the lineage graph of an organization. @throws {NotFoundError} for an unknown node or run */
 export async function lineageGraph(store: LineageModelStore, orgId: string, query: LineageGraphQuery): Promise<LineageGraphView> {
   const model = await store.model(orgId);
-  if (query.runId !== undefined) return runGraph(model, query.runId, query.nodeId);
-  const nodeId = query.nodeId;
-  if (nodeId === undefined) throw new ValidationError('nodeId: is required (unless runId is given)');
+  // With a run, the node only has to be part of it: the reading that exists is the one meant.
+  if (query.runId !== undefined) return runGraph(model, query.runId, query.nodeId && (await resolveNodeId(model, query.nodeId, query.otherReadings)));
+  if (query.nodeId === undefined) throw new ValidationError('nodeId: is required (unless runId is given)');
+  return answerForReadings(model, query.nodeId, query.otherReadings, (nodeId) => nodeGraph(model, query, nodeId));
+}
+
+/** The graph around one job or dataset node. @throws {NotFoundError} for an unknown node */
+async function nodeGraph(model: LineageModel, query: LineageGraphQuery, nodeId: NodeId): Promise<LineageGraphView> {
   const resolver = nodeResolver(model);
   const versions = query.asOf === undefined ? currentVersions(model) : versionsAt(model, query.asOf);
   const when = query.asOf === undefined ? '' : ` at ${query.asOf}`;

@@ -112,6 +112,14 @@ async function jobViews(model: LineageModel, heads: readonly JobHeadRecord[], wi
   );
 }
 
+/** One namespace. @throws {NotFoundError} */
+export async function getNamespace(store: LineageModelStore, orgId: string, name: string): Promise<NamespaceView> {
+  const model = await store.model(orgId);
+  const record = (await model.getNamespaces([name])).get(name)?.value;
+  if (!record) throw new NotFoundError(`namespace ${name} not found`);
+  return namespaceView(record);
+}
+
 /** A namespace's jobs by name, each with its latest run. */
 export async function listJobs(store: LineageModelStore, orgId: string, namespace: string, page: Page): Promise<JobsView> {
   const model = await store.model(orgId);
@@ -142,6 +150,19 @@ export async function listJobRuns(store: LineageModelStore, orgId: string, job: 
   });
   const resolver = DatasetResolver.forLinks(model);
   return { runs: await Promise.all(live.map((r) => runWithVersions(model, resolver, r))), totalCount: total };
+}
+
+/**
+ * One run in Marquez's `Run` shape, with the versions it read and wrote (Marquez's
+ * `GET /api/v1/jobs/runs/{id}`). A JobEvent's version is no run, and a parent known only from its
+ * children has no run record: both are 404 here (`/api/v1/lineage-runs/{runId}` shows the latter).
+ * @throws {NotFoundError}
+ */
+export async function getJobRun(store: LineageModelStore, orgId: string, runId: string): Promise<RunView> {
+  const model = await store.model(orgId);
+  const run = (await model.getRuns([runId])).get(runId)?.value;
+  if (run === undefined || run.static) throw new NotFoundError(`run ${runId} not found`);
+  return runWithVersions(model, DatasetResolver.forLinks(model), run);
 }
 
 /** A dataset group's records, joined, in Marquez's `Dataset` shape. */
@@ -210,6 +231,35 @@ export async function listDatasetVersions(store: LineageModelStore, orgId: strin
     return view ? [view] : [];
   });
   return { versions, totalCount: counts.reduce((a, b) => a + b, 0) };
+}
+
+/** Version-order entries read per round trip while looking for one version. */
+const VERSION_SCAN_PAGE = 1_000;
+
+/**
+ * One version of a dataset, by the id its versions list gives (Marquez's
+ * `GET /api/v1/namespaces/{ns}/datasets/{ds}/versions/{version}`). A version id is a hash of the
+ * name written and the run that wrote it, so each name's history is scanned newest first for it.
+ * @throws {NotFoundError}
+ */
+export async function getDatasetVersion(store: LineageModelStore, orgId: string, dataset: QualifiedName, version: string): Promise<DatasetVersionView> {
+  const model = await store.model(orgId);
+  const group = await groupOf(model, dataset);
+  const wanted = version.toLowerCase();
+  for (const member of group.members) {
+    for (let before: string | undefined; ; ) {
+      const entries = await model.listVersionOrder(member.datasetId, { limit: VERSION_SCAN_PAGE, ...(before === undefined ? {} : { before }) });
+      const hit = entries.find((e) => datasetVersionIdOf(member, e.runId) === wanted);
+      if (hit) {
+        const run = (await model.getRuns([hit.runId])).get(hit.runId)?.value;
+        const view = run && ordOf(run) === hit.ord ? datasetVersionView(group.name, run.outputs[member.datasetId]?.name ?? group.name.name, run, member.datasetId) : undefined;
+        if (view) return view;
+      }
+      if (entries.length < VERSION_SCAN_PAGE) break;
+      before = (entries.at(-1) as { ord: string }).ord;
+    }
+  }
+  throw new NotFoundError(`version ${version} of dataset ${dataset.namespace}:${dataset.name} not found`);
 }
 
 /**

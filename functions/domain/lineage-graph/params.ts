@@ -10,7 +10,7 @@ import { MAX_SEARCH_CHARS, tooLongMessage } from '../input-limits.ts';
 import { parseEventTime } from '../lineage/event-time.ts';
 import type { ColumnLineageQuery } from './column-lineage.ts';
 import type { Direction, LineageGraphQuery } from './graph.ts';
-import { parseNodeId, type QualifiedName } from './ids.ts';
+import { MAX_NODE_ID_COLONS, nodeIdReadings, nodeIdRestPattern, type NodeId, type QualifiedName } from './ids.ts';
 import type { Page } from './ports.ts';
 import type { SearchQuery } from './search.ts';
 
@@ -29,15 +29,19 @@ export const MAX_OFFSET = 100_000;
 /** Results of a search when `limit` is absent (Marquez's default). */
 export const DEFAULT_SEARCH_LIMIT = 10;
 
+const NAME_REST = nodeIdRestPattern(2, MAX_NODE_ID_COLONS.DATASET);
+const FIELD_REST = nodeIdRestPattern(3, MAX_NODE_ID_COLONS.DATASET_FIELD);
+
 /**
- * The shapes of the node ids each endpoint takes, as the OpenAPI document states them: a type, a
- * namespace without `:` at its start, and a name (which may hold `:`, as URIs and ports do). The
- * parser splits them further by Marquez's rules; a value outside the shape is refused first.
- * (`[\s\S]`, not `.`: JavaScript's `.` and other engines' disagree on `\r` and U+2028.)
+ * The shapes of the node ids each endpoint takes, as the OpenAPI document states them: a type, then
+ * names that may hold `:` themselves (`file:/tmp/x`, `hdfs://host:8020`, `arn:aws:…`), with at
+ * least one way to read them as non-empty names and at most `MAX_NODE_ID_COLONS` colons. Exactly
+ * the ids `nodeIdReadings` reads; the endpoints resolve the readings by what exists (ADR 0043).
+ * (`[^:]`, not `.`: JavaScript's `.` and other engines' disagree on `\r` and U+2028.)
  */
 export const NODE_ID_PATTERNS = {
-  lineage: /^(job|dataset):[^:]+:[\s\S]+$/,
-  columnLineage: /^(datasetField:[^:]+:[^:]+:[\s\S]+|dataset:[^:]+:[\s\S]+)$/,
+  lineage: new RegExp(`^(job|dataset):(?:${NAME_REST})$`),
+  columnLineage: new RegExp(`^(datasetField:(?:${FIELD_REST})|(dataset|job):(?:${NAME_REST}))$`),
 } as const;
 
 const UUID = /^(?:urn:uuid:)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -106,6 +110,10 @@ const booleanParam = (params: Params, name: string, fallback: boolean): boolean 
   return value === 'true';
 };
 
+/** `{otherReadings}` when a node id reads more than one way (absent otherwise, as most ids). */
+const otherReadings = (readings: readonly NodeId[] | undefined): { otherReadings?: readonly NodeId[] } =>
+  readings !== undefined && readings.length > 1 ? { otherReadings: readings.slice(1) } : {};
+
 /** The query parameters of `GET /api/v1/lineage`. */
 export const LINEAGE_PARAMETERS = ['nodeId', 'depth', 'direction', 'asOf', 'runId'] as const;
 
@@ -121,13 +129,15 @@ export function parseLineageQuery(params: Params): LineageGraphQuery {
   const runId = params.runId === undefined ? undefined : parseRunId(params.runId);
   const nodeText = params.nodeId;
   if (runId === undefined && (nodeText === undefined || nodeText.trim() === '')) throw new ValidationError('nodeId: is required (job:<namespace>:<name> or dataset:<namespace>:<name>)');
-  const nodeId = nodeText === undefined || nodeText.trim() === '' ? undefined : parseNodeId(nodeText, 'nodeId', ['JOB', 'DATASET']);
-  if (nodeText !== undefined && nodeId !== undefined) checkShape(nodeText, NODE_ID_PATTERNS.lineage, 'job:<namespace>:<name> or dataset:<namespace>:<name>');
+  const readings = nodeText === undefined || nodeText.trim() === '' ? undefined : nodeIdReadings(nodeText, 'nodeId', ['JOB', 'DATASET']);
+  if (nodeText !== undefined && readings !== undefined) checkShape(nodeText, NODE_ID_PATTERNS.lineage, 'job:<namespace>:<name> or dataset:<namespace>:<name>');
+  const nodeId = readings?.[0];
   if (nodeId?.version !== undefined) throw new ValidationError('nodeId: versioned node ids are not supported here; use runId for the versions of one run');
   if (runId !== undefined && params.asOf !== undefined) throw new ValidationError('asOf: cannot be combined with runId');
   const direction = oneOf<Direction>(params, 'direction', ['both', 'upstream', 'downstream'], 'both');
   return {
     ...(nodeId === undefined ? {} : { nodeId }),
+    ...otherReadings(readings),
     depth: integerIn(params, 'depth', 0, MAX_DEPTH, DEFAULT_DEPTH),
     direction,
     ...(params.asOf === undefined ? {} : { asOf: parseAsOf(params.asOf) }),
@@ -140,17 +150,18 @@ export const COLUMN_LINEAGE_PARAMETERS = ['nodeId', 'depth', 'withDownstream'] a
 
 /**
  * `GET /api/v1/column-lineage?nodeId=…&depth=…&withDownstream=…`: `nodeId` a
- * `datasetField:ns:dataset:field` or `dataset:ns:name` node, `depth` 0–100 (default 20),
+ * `datasetField:ns:dataset:field`, `dataset:ns:name` or `job:ns:name` node (Marquez's three), `depth` 0–100 (default 20),
  * `withDownstream` true or false (default false).
  * @throws {ValidationError} naming the first bad parameter
  */
 export function parseColumnLineageQuery(params: Params): ColumnLineageQuery {
   refuseUnknown(params, COLUMN_LINEAGE_PARAMETERS);
   const nodeText = required(params, 'nodeId');
-  const nodeId = parseNodeId(nodeText, 'nodeId', ['DATASET_FIELD', 'DATASET']);
-  checkShape(nodeText, NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>');
+  const readings = nodeIdReadings(nodeText, 'nodeId', ['DATASET_FIELD', 'DATASET', 'JOB']);
+  const nodeId = readings[0] as NodeId;
+  checkShape(nodeText, NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field>, dataset:<namespace>:<name> or job:<namespace>:<name>');
   if (nodeId.version !== undefined) throw new ValidationError('nodeId: versioned node ids are not supported');
-  return { nodeId, depth: integerIn(params, 'depth', 0, MAX_DEPTH, DEFAULT_DEPTH), withDownstream: booleanParam(params, 'withDownstream', false) };
+  return { nodeId, ...otherReadings(readings), depth: integerIn(params, 'depth', 0, MAX_DEPTH, DEFAULT_DEPTH), withDownstream: booleanParam(params, 'withDownstream', false) };
 }
 
 /** The query parameters of every paged object list. */

@@ -201,7 +201,7 @@ export interface ChildEntry {
 export interface NamespaceRecord {
   readonly name: string;
   readonly createdAt: string;
-  /** Latest event time in it, to the hour (a hot aggregate, see `docs`). */
+  /** The first event time of the latest hour an event in it was seen (a hot aggregate, moved at most once an hour). */
   readonly updatedAt: string;
 }
 

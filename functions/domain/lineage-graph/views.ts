@@ -152,6 +152,45 @@ type Json = Record<string, unknown>;
 const asRecord = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+/** One entry of an OpenLineage `tags` facet (job or dataset): `{key, value, source?, field?}`. */
+interface TagEntry {
+  readonly name: string;
+  /** The column it tags (dataset facets only); undefined for the whole job or dataset. */
+  readonly field: string | undefined;
+}
+
+/**
+ * The entries of a `tags` facet as Marquez's tag names: the `key`, or `key:value` when the value
+ * says more than that the tag applies (Marquez's tags are bare names; OpenLineage's are pairs,
+ * `{key: 'pii', value: 'true'}` and `{key: 'tier', value: 'gold'}`). ADR 0042.
+ */
+function tagEntries(facet: unknown): TagEntry[] {
+  const tags = asRecord(facet)?.tags;
+  if (!Array.isArray(tags)) return [];
+  return tags.flatMap((t) => {
+    const tag = asRecord(t);
+    if (typeof tag?.key !== 'string' || tag.key === '') return [];
+    const value = typeof tag.value === 'string' ? tag.value : '';
+    const name = value === '' || value.toLowerCase() === 'true' ? tag.key : `${tag.key}:${value}`;
+    return [{ name, field: typeof tag.field === 'string' && tag.field !== '' ? tag.field : undefined }];
+  });
+}
+
+/** Tag names of a job or dataset from its `tags` facet (entries naming a column left out), each once. */
+export const tagsOf = (facet: unknown): string[] => [...new Set(tagEntries(facet).flatMap((t) => (t.field === undefined ? [t.name] : [])))];
+
+/** Tag names of each column, from a dataset's `tags` facet. */
+const fieldTagsOf = (facet: unknown): Map<string, string[]> => {
+  const byField = new Map<string, string[]>();
+  for (const t of tagEntries(facet)) {
+    if (t.field === undefined) continue;
+    const names = byField.get(t.field) ?? [];
+    if (!names.includes(t.name)) names.push(t.name);
+    byField.set(t.field, names);
+  }
+  return byField;
+};
+
 /** Milliseconds since the epoch of a fixed-width UTC time. */
 const millis = (time: string): number => Date.parse(`${time.slice(0, 23)}Z`);
 
@@ -241,18 +280,19 @@ export function jobView(head: JobHeadRecord, version: { inputs: readonly Qualifi
     facets: head.jobFacets,
     currentVersion: head.current ? jobVersionIdOf(head, head.inputs, head.outputs) : null,
     labels: [],
-    tags: [],
+    tags: tagsOf(head.jobFacets.tags),
   };
 }
 
-/** Columns of a `schema` facet (top level). */
-export function fieldsOf(schema: unknown): FieldView[] {
+/** Columns of a `schema` facet (top level), with the tags a `tags` facet gives them. */
+export function fieldsOf(schema: unknown, tags?: unknown): FieldView[] {
   const fields = asRecord(schema)?.fields;
   if (!Array.isArray(fields)) return [];
+  const fieldTags = fieldTagsOf(tags);
   return fields.flatMap((f) => {
     const field = asRecord(f);
     if (typeof field?.name !== 'string') return [];
-    return [{ name: field.name, type: stringOrNull(field.type), tags: [], description: stringOrNull(field.description) }];
+    return [{ name: field.name, type: stringOrNull(field.type), tags: fieldTags.get(field.name) ?? [], description: stringOrNull(field.description) }];
   });
 }
 
@@ -312,7 +352,6 @@ export function mergeDatasetNames(name: QualifiedName, records: readonly Dataset
 /** A dataset in Marquez's `DatasetData` shape. */
 export function datasetDataView(dataset: MergedDataset): DatasetDataView {
   const facets = liveFacets(dataset.facets);
-  const tags = asRecord(facets.tags)?.tags;
   return {
     id: { namespace: dataset.name.namespace, name: dataset.name.name },
     type: datasetTypeOf(facets),
@@ -322,8 +361,8 @@ export function datasetDataView(dataset: MergedDataset): DatasetDataView {
     updatedAt: dataset.updatedAt,
     namespace: dataset.name.namespace,
     sourceName: stringOrNull(asRecord(facets.dataSource)?.name) ?? dataset.name.namespace,
-    fields: fieldsOf(facets.schema),
-    tags: Array.isArray(tags) ? tags.flatMap((t) => (typeof asRecord(t)?.key === 'string' ? [String(asRecord(t)?.key)] : [])) : [],
+    fields: fieldsOf(facets.schema, facets.tags),
+    tags: tagsOf(facets.tags),
     lastModifiedAt: dataset.lastModifiedAt,
     description: stringOrNull(asRecord(facets.documentation)?.description),
     lastLifecycleState: stringOrNull(asRecord(facets.lifecycleStateChange)?.lifecycleStateChange),
@@ -345,8 +384,8 @@ export function datasetVersionView(dataset: QualifiedName, physicalName: string,
     version: datasetVersionIdOf(entry, run.runId),
     namespace: dataset.namespace,
     sourceName: stringOrNull(asRecord(facets.dataSource)?.name) ?? dataset.namespace,
-    fields: fieldsOf(facets.schema),
-    tags: [],
+    fields: fieldsOf(facets.schema, facets.tags),
+    tags: tagsOf(facets.tags),
     lifecycleState: stringOrNull(asRecord(facets.lifecycleStateChange)?.lifecycleStateChange),
     description: stringOrNull(asRecord(facets.documentation)?.description),
     currentSchemaVersion: null,
@@ -359,7 +398,8 @@ export function datasetVersionView(dataset: QualifiedName, physicalName: string,
 export const namespaceView = (record: { name: string; createdAt: string; updatedAt: string }): NamespaceView => ({
   name: record.name,
   createdAt: record.createdAt,
-  updatedAt: record.updatedAt,
+  // Records written before updatedAt kept a real event time held the hour rounded down.
+  updatedAt: record.updatedAt < record.createdAt ? record.createdAt : record.updatedAt,
   ownerName: DEFAULT_OWNER,
   description: null,
   isHidden: false,

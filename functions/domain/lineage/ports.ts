@@ -59,7 +59,11 @@ export interface EventListQuery {
 
 /** One page of a listing. */
 export interface EventPage {
-  /** The events, in the requested order: `limit` of them unless the listing ends first. */
+  /**
+   * The events, in the requested order: `limit` of them unless the listing ends first. Their
+   * `event_raw` serializes (JSON.stringify) to the numbers as sent: a number whose text differs
+   * from JavaScript's (`0.0`, `1e3`) is a `JSON.rawJSON` value there, not a number.
+   */
   readonly events: readonly StoredLineageEvent[];
 }
 

@@ -253,7 +253,7 @@ export const LineageQuery = z
 /** Query parameters of `GET /api/v1/column-lineage`. */
 export const ColumnLineageQuery = z
   .object({
-    nodeId: nodeId(NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field> or dataset:<namespace>:<name>'),
+    nodeId: nodeId(NODE_ID_PATTERNS.columnLineage, 'datasetField:<namespace>:<dataset>:<field>, dataset:<namespace>:<name> or job:<namespace>:<name> (its current outputs)'),
     depth: depth('edges to follow'),
     withDownstream: z.enum(['true', 'false']).optional().openapi({ description: 'default false' }),
   })

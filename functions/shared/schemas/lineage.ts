@@ -4,8 +4,10 @@
  * The event itself is described by the OpenLineage schema the validator uses
  * (`openlineage-openapi.ts`), not by a second description here.
  */
-import { MAX_LIST_CHARS, MAX_NAME_CHARS } from '#domain/input-limits';
+import { MAX_LIST_CHARS, MAX_NAME_CHARS, MAX_TIME_CHARS } from '#domain/input-limits';
 import { MAX_LIMIT, MAX_OFFSET } from '#domain/lineage/list-query';
+import { MARQUEZ_EVENTS_MAX_LIMIT } from '#domain/lineage/marquez-events';
+import { EVENT_TIME_PATTERN } from './event-time-pattern.ts';
 import { z } from './zod.ts';
 
 const RUN_STATES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
@@ -109,3 +111,28 @@ export const StoredLineageEvent = z
       .openapi({ description: "Problems tolerated in the event's facets (e.g. a facet without `_producer`), each naming the facet; the facets are stored as sent. Absent when there were none." }),
   })
   .openapi('StoredLineageEvent');
+
+/** Query parameters of Marquez's events path, `GET /api/v1/events/lineage`. */
+export const MarquezEventsQuery = z
+  .object({
+    // The event time's pattern: a strict subset of what is read (as for `asOf` of the lineage graph).
+    after: z
+      .string()
+      .max(MAX_TIME_CHARS)
+      .regex(new RegExp(EVENT_TIME_PATTERN))
+      .optional()
+      .openapi({ description: 'ISO-8601 date-time (no zone: UTC); event time >= after (default: no bound)', example: '2024-01-01T00:00:00Z' }),
+    before: z
+      .string()
+      .max(MAX_TIME_CHARS)
+      .regex(new RegExp(EVENT_TIME_PATTERN))
+      .optional()
+      .openapi({ description: 'ISO-8601 date-time (no zone: UTC); event time < before (default: no bound)', example: '2030-01-01T00:00:00Z' }),
+    sortDirection: z.enum(['asc', 'desc']).optional().openapi({ description: 'by event time; default desc (any case)' }),
+    limit: z.int().min(1).max(MARQUEZ_EVENTS_MAX_LIMIT).optional().openapi({ description: `1..${MARQUEZ_EVENTS_MAX_LIMIT}, default 100` }),
+    offset: z.int().min(0).max(MAX_OFFSET).optional().openapi({ description: 'default 0' }),
+  })
+  .openapi('MarquezEventsQuery');
+
+/** Marquez's `Events`: the OpenLineage events as sent (its `totalCount` is not served, ADR 0042). */
+export const MarquezEvents = z.strictObject({ events: z.array(z.record(z.string(), z.unknown())) }).openapi('MarquezEvents');

@@ -89,6 +89,17 @@ describe('local gateway: routing', () => {
     expect(handlerEvents[0]?.event).toMatchObject({ routeKey: 'ANY /api/v1/lineage', requestContext: { http: { method: 'DELETE', path: '/api/v1/lineage' } } });
   });
 
+  it("Should hand Marquez's pre-OpenLineage write paths to the same handler, as their ANY route", async () => {
+    // Prepare
+    handlerAnswer = () => ({ statusCode: 501, body: '{"error":"no"}' });
+    // Act
+    const response = await fetch(`${baseUrl}/api/v1/jobs/runs/0176a8c2-fe01-7439-87e6-56a1a1b4029f/complete`, { method: 'POST' });
+    // Assess
+    expect(response.status).toBe(501);
+    expect(authorizerEvents).toHaveLength(0);
+    expect(handlerEvents[0]?.event).toMatchObject({ routeKey: 'ANY /api/v1/jobs/runs/{runId}/{action}' });
+  });
+
   it.each([
     ['GET', '/nope'],
     ['GET', '/api/v1/lineage/'],

@@ -159,4 +159,20 @@ describe('decodeEvent', () => {
     // Act & Assess
     expect(() => decodeEvent(item)).toThrow(/blob body was not supplied/);
   });
+
+  it('Should write event_raw back with the numbers as sent (0.0, 1.0, 1e3, -0.0) when asked for an answer, and as numbers otherwise', () => {
+    // Prepare
+    const json = example('marquez/event_simple.json').json as { run: { facets?: Record<string, unknown> } };
+    json.run.facets = { ...json.run.facets, stats: { _producer: 'https://example.com/p', _schemaURL: 'https://example.com/s', zero: 1, one: 2, thousand: 3, neg: 4, plain: 5 } };
+    const text = JSON.stringify(json).replace('"zero":1', '"zero":0.0').replace('"one":2', '"one":1.0').replace('"thousand":3', '"thousand":1e3').replace('"neg":4', '"neg":-0.0').replace('"plain":5', '"plain":0.25');
+    const { item } = encodeEvent(ORG, recordOf(text));
+
+    // Act
+    const answered = decodeEvent(item, undefined, 'as-sent');
+    const parsed = decodeEvent(item);
+
+    // Assess
+    expect(JSON.stringify(answered.event_raw)).toBe(text);
+    expect((parsed.event_raw as { run: { facets: { stats: Record<string, unknown> } } }).run.facets.stats).toMatchObject({ zero: 0, one: 1, thousand: 1000, plain: 0.25 });
+  });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyEventsToLineageModel } from '#domain/lineage-graph/apply';
 import { datasetVersionIdOf } from '#domain/lineage-graph/ids';
-import { getDataset, getJob, listDatasets, listDatasetVersions, listJobRuns, listJobs, listNamespaces } from '#domain/lineage-graph/objects';
+import { getDataset, getDatasetVersion, getJob, getJobRun, getNamespace, listDatasets, listDatasetVersions, listJobRuns, listJobs, listNamespaces } from '#domain/lineage-graph/objects';
 import { searchLineage } from '#domain/lineage-graph/search';
 import { MemoryLineageStore } from '../../../helpers/memory-lineage-store.ts';
 import { newRunId, runEvent } from './events.ts';
@@ -125,5 +125,60 @@ describe('objects', async () => {
     const paged = await search('r', { limit: 2, offset: 2 });
     expect([paged.totalCount, paged.results.map((r) => r.name)]).toEqual([5, ['mart.orders', 'raw.orders']]);
     expect((await search('zzz')).results).toEqual([]);
+  });
+
+  it('Should get a namespace, a run and a dataset version by the ids the lists give, and 404 an unknown one', async () => {
+    expect(await getNamespace(store, ORG, 's3://reports')).toMatchObject({ name: 's3://reports', createdAt: '2024-05-01T09:00:00.000000+00:00' });
+    await expect(getNamespace(store, ORG, 'nowhere')).rejects.toThrow('namespace nowhere not found');
+    const run = await getJobRun(store, ORG, runs[1] as string);
+    expect(run).toMatchObject({ id: runs[1], state: 'COMPLETED', jobVersion: { namespace: 'etl', name: 'build_orders' } });
+    expect(run.outputDatasetVersions?.map((v) => v.datasetVersionId.name)).toEqual(['mart.orders']);
+    await expect(getJobRun(store, ORG, newRunId())).rejects.toThrow(/not found/);
+    const listed = (await listDatasetVersions(store, ORG, { namespace: 'pg', name: 'mart.orders' }, page(10))).versions;
+    for (const v of listed) expect(await getDatasetVersion(store, ORG, { namespace: 'pg', name: 'mart.orders' }, v.version)).toEqual(v);
+    await expect(getDatasetVersion(store, ORG, { namespace: 'pg', name: 'mart.orders' }, newRunId())).rejects.toThrow(/not found/);
+  });
+});
+
+describe('objects: namespace times and tags', () => {
+  it("Should never show a namespace's updatedAt before its createdAt, in its first hour or later", async () => {
+    // Prepare
+    const store = new MemoryLineageStore();
+    const at = (time: string) => runEvent({ eventType: 'COMPLETE', time, runId: newRunId(), job: { namespace: 'first-hour', name: 'j' } });
+
+    // Act
+    await applyEventsToLineageModel(store, ORG, [at('2024-05-01T10:15:00Z')]);
+    const first = await getNamespace(store, ORG, 'first-hour');
+    await applyEventsToLineageModel(store, ORG, [at('2024-05-01T10:40:00Z')]);
+    const sameHour = await getNamespace(store, ORG, 'first-hour');
+    await applyEventsToLineageModel(store, ORG, [at('2024-05-01T12:05:00Z')]);
+    const later = await getNamespace(store, ORG, 'first-hour');
+
+    // Assess
+    expect([first.createdAt, first.updatedAt]).toEqual(['2024-05-01T10:15:00.000000+00:00', '2024-05-01T10:15:00.000000+00:00']);
+    // Within the hour the record is not rewritten (it stays cool); it still never precedes createdAt.
+    expect(sameHour.updatedAt).toBe('2024-05-01T10:15:00.000000+00:00');
+    expect(later.updatedAt).toBe('2024-05-01T12:05:00.000000+00:00');
+  });
+
+  it("Should give jobs, datasets, versions and columns the tags of their OpenLineage tags facets", async () => {
+    // Prepare
+    const store = new MemoryLineageStore();
+    const tags = (...entries: Array<Record<string, string>>) => ({ tags: { ...F, _schemaURL: 'https://openlineage.io/spec/facets/1-0-0/TagsJobFacet.json', tags: entries } });
+    const runId = newRunId();
+    const output = { namespace: 'pg', name: 'mart.customers', facets: { ...schema('id', 'email'), ...tags({ key: 'tier', value: 'gold', source: 'USER' }, { key: 'pii', value: 'true', field: 'email' }) } };
+
+    // Act
+    await applyEventsToLineageModel(store, ORG, [
+      runEvent({ eventType: 'COMPLETE', time: hour(1), runId, job: 'build_customers', outputs: [output], jobFacets: tags({ key: 'team', value: 'growth', source: 'CONFIG' }, { key: 'critical', value: '' }) }),
+    ]);
+
+    // Assess
+    expect((await getJob(store, ORG, { namespace: 'etl', name: 'build_customers' })).tags).toEqual(['team:growth', 'critical']);
+    const dataset = await getDataset(store, ORG, { namespace: 'pg', name: 'mart.customers' });
+    expect(dataset.tags).toEqual(['tier:gold']);
+    expect(dataset.fields.map((f) => [f.name, f.tags])).toEqual([['id', []], ['email', ['pii']]]);
+    const [version] = (await listDatasetVersions(store, ORG, { namespace: 'pg', name: 'mart.customers' }, page(1))).versions;
+    expect([version?.tags, version?.fields.map((f) => f.tags)]).toEqual([['tier:gold'], [[], ['pii']]]);
   });
 });

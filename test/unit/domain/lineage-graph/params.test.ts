@@ -37,6 +37,7 @@ describe('parseLineageQuery', () => {
     expect(parseLineageQuery({ nodeId: 'job:etl:load' })).toEqual({ nodeId: { type: 'JOB', namespace: 'etl', name: 'load' }, depth: 20, direction: 'both' });
     expect(parseLineageQuery({ nodeId: 'dataset:s3://b:x', depth: '5', direction: 'UPSTREAM', asOf: '2024-01-31T12:00:00+01:00' })).toEqual({
       nodeId: { type: 'DATASET', namespace: 's3://b', name: 'x' },
+      otherReadings: [{ type: 'DATASET', namespace: 's3', name: '//b:x' }],
       depth: 5,
       direction: 'upstream',
       asOf: '2024-01-31T11:00:00.000000+00:00',
@@ -68,7 +69,9 @@ describe('parseColumnLineageQuery, parsePage, parseSearchQuery, parseRunId', () 
       withDownstream: true,
     });
     expect(parseColumnLineageQuery({ nodeId: 'dataset:ns:t' })).toMatchObject({ depth: 20, withDownstream: false });
-    expect(() => parseColumnLineageQuery({ nodeId: 'job:ns:t' })).toThrow("nodeId: must start with 'dataset:' or 'datasetField:'");
+    // Marquez's client asks a job's column lineage (its current outputs').
+    expect(parseColumnLineageQuery({ nodeId: 'job:ns:t', withDownstream: 'False' })).toEqual({ nodeId: { type: 'JOB', namespace: 'ns', name: 't' }, depth: 20, withDownstream: false });
+    expect(() => parseColumnLineageQuery({ nodeId: 'run:ns:t' })).toThrow("nodeId: must start with 'job:' or 'dataset:' or 'datasetField:'");
     expect(() => parseColumnLineageQuery({ nodeId: 'dataset:ns:t', withDownstream: 'yes' })).toThrow('withDownstream: must be true or false');
     expect(() => parseColumnLineageQuery({})).toThrow('nodeId: is required');
   });

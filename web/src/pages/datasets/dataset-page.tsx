@@ -118,6 +118,7 @@ export const DatasetPage = () => {
                   <th>Field</th>
                   <th>Type</th>
                   <th>Description</th>
+                  <th>Tags</th>
                   <th />
                 </tr>
               </thead>
@@ -127,6 +128,7 @@ export const DatasetPage = () => {
                     <td className="mono">{f.name}</td>
                     <td className="mono">{f.type ?? '—'}</td>
                     <td>{f.description ?? ''}</td>
+                    <td>{f.tags.join(', ')}</td>
                     <td>
                       <Link to={lineageHref({ column: fieldNodeId(namespace, name, f.name) })}>column lineage</Link>
                     </td>

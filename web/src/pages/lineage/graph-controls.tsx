@@ -20,11 +20,24 @@ const pickerValue = (iso: string | undefined): string => {
 const isoOf = (value: string): string | undefined => (value ? `${value}:00Z` : undefined);
 
 /** The controls above the graph. */
-export const GraphControls = ({ settings, onChange }: { settings: LineageSettings; onChange(next: LineageSettings): void }) => {
+export const GraphControls = ({
+  settings,
+  onChange,
+  focus,
+}: {
+  settings: LineageSettings;
+  onChange(next: LineageSettings): void;
+  /** The node's namespace and name as the graph answered them (where its id splits is the API's to say, ADR 0043). */
+  focus?: { readonly namespace: string; readonly name: string } | undefined;
+}) => {
   const api = useApi();
-  const node = settings.node ? parseNodeId(settings.node) : undefined;
+  const parsed = settings.node ? parseNodeId(settings.node) : undefined;
+  const node = parsed && focus ? { ...parsed, namespace: focus.namespace, name: focus.name } : undefined;
   const isJob = node?.type === 'job';
-  const runs = useAsync((signal) => (node && isJob ? api.jobRuns(node.namespace, node.name, { limit: 100 }, { signal }) : Promise.resolve(undefined)), settings.node ?? '');
+  const runs = useAsync(
+    (signal) => (node && isJob ? api.jobRuns(node.namespace, node.name, { limit: 100 }, { signal }) : Promise.resolve(undefined)),
+    `${settings.node ?? ''}\u0000${node?.namespace ?? ''}`,
+  );
   const set = (change: Partial<LineageSettings>) => onChange({ ...settings, ...change });
   return (
     <form className="graph-controls filters" onSubmit={(e) => e.preventDefault()} aria-label="Graph settings">

@@ -31,9 +31,17 @@ const settingsOf = (search: URLSearchParams): LineageSettings => {
   return { node: read('node'), depth: read('depth'), direction: read('direction'), asOf: read('asOf'), runId: read('runId'), column: read('column'), mode: read('mode') };
 };
 
-/** What the asked node's id says: its type, namespace and name. */
-const NodeFacts = ({ nodeId }: { nodeId: string }) => {
-  const node = parseNodeId(nodeId);
+/** A node's namespace and name as the API answered them (an id alone may split more than one way). */
+type Named = { readonly namespace: string; readonly name: string };
+
+/**
+ * The asked node: its type, namespace and name, from the graph's answer once it is in (a namespace
+ * may hold `:`, `file:/tmp/warehouse`, so only the API knows where the id splits, ADR 0043), from
+ * the id until then.
+ */
+const NodeFacts = ({ nodeId, named }: { nodeId: string; named: Named | undefined }) => {
+  const parsed = parseNodeId(nodeId);
+  const node = parsed && named ? { ...parsed, namespace: named.namespace, name: named.name } : parsed;
   return (
     <dl className="facts" data-testid="lineage-node">
       <dt>Node</dt>
@@ -65,10 +73,12 @@ const NodeGraph = ({ settings, onChange }: { settings: LineageSettings; onChange
   useEffect(() => void loadCanvas(), []);
   const model = useMemo(() => (graph.data ? lineageModel(graph.data) : undefined), [graph.data]);
   const selected = graph.data?.graph.find((n) => n.id === selectedId);
+  const focus = graph.data?.graph.find((n) => n.id === settings.node)?.data as Named | undefined;
   const compact = settings.mode === 'compact';
   return (
     <>
-      <GraphControls settings={settings} onChange={onChange} />
+      {settings.node ? <NodeFacts nodeId={settings.node} named={focus} /> : null}
+      <GraphControls settings={settings} onChange={onChange} focus={focus} />
       {graph.loading ? <Progress label="Walking the lineage graph…" since={graph.startedAt} /> : null}
       {graph.error ? <ErrorPanel error={graph.error} /> : null}
       {model && model.nodes.length === 0 ? (
@@ -92,11 +102,12 @@ const NodeGraph = ({ settings, onChange }: { settings: LineageSettings; onChange
 const ColumnGraph = ({ settings }: { settings: LineageSettings }) => {
   const api = useApi();
   const column = settings.column ?? '';
-  const parsed = parseNodeId(column);
   const graph = useAsync((signal) => api.columnLineage({ nodeId: column, depth: depthOf(settings.depth), withDownstream: 'true' }, { signal }), `${column}\u0000${settings.depth ?? ''}`);
   useEffect(() => void loadCanvas(), []);
   const model = useMemo(() => (graph.data ? columnModel(graph.data) : undefined), [graph.data]);
-  const datasetNode = parsed ? `dataset:${parsed.namespace}:${parsed.type === 'datasetField' ? parsed.name.slice(0, parsed.name.lastIndexOf(':')) : parsed.name}` : undefined;
+  // The dataset of the column, as the answer names it (the id alone may split more than one way).
+  const own = graph.data?.graph.find((n) => n.id === column)?.data ?? (column.startsWith('dataset:') ? graph.data?.graph[0]?.data : undefined);
+  const datasetNode = own ? `dataset:${own.namespace}:${own.dataset}` : undefined;
   return (
     <>
       <div className="graph-controls">
@@ -136,7 +147,6 @@ export const LineagePage = () => {
         <h1>Lineage</h1>
       </div>
       <LineageSearch />
-      {settings.node && !settings.column ? <NodeFacts nodeId={settings.node} /> : null}
       {settings.column ? <ColumnGraph settings={settings} /> : settings.node || settings.runId ? <NodeGraph key={settings.node ?? settings.runId} settings={settings} onChange={onChange} /> : null}
       {!settings.column && !settings.node && !settings.runId ? (
         <EmptyState title="Search a job or dataset to see its graph">

@@ -109,7 +109,7 @@ const JobPanel = ({ job }: { job: JobData }) => {
       <h3>Job facets</h3>
       {full.error ? <ErrorPanel error={full.error} /> : full.data ? <Facets facets={full.data.facets} title="Job facets" /> : <p className="muted">Reading the job…</p>}
       {full.data ? <Owners facets={full.data.facets} /> : null}
-      {full.data && full.data.tags.length > 0 ? <p>Tags: {full.data.tags.join(', ')}</p> : null}
+      {full.data && full.data.tags.length > 0 ? <p data-testid="panel-tags">Tags: {full.data.tags.join(', ')}</p> : null}
       {run ? <Facets facets={run.facets} title="Run facets" /> : null}
       <p className="panel-links">
         <Link to={jobHref(job.namespace, job.name)}>Run history</Link>
