@@ -329,6 +329,9 @@ export const ListLineageDatasetVersions: RouteContract<undefined, Page, z.infer<
   errors: [400, 404],
 };
 
+/** The `{runId}` of a lineage run's paths (Marquez's and lakeline's). */
+const LINEAGE_RUN_ID_PARAM = { runId: LINEAGE_UUID.openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) };
+
 /** `GET /api/v1/namespaces/{namespace}/datasets/{dataset}/versions/{version}`. */
 export const GetLineageDatasetVersion: RouteContract<undefined, RawParams, z.infer<typeof DatasetVersion>> = {
   id: 'GetLineageDatasetVersion',
@@ -342,7 +345,7 @@ export const GetLineageDatasetVersion: RouteContract<undefined, RawParams, z.inf
 export const GetJobRun: RouteContract<undefined, RawParams, z.infer<typeof JobRun>> = {
   id: 'GetJobRun',
   summary: "A run of a job, with the versions it read and wrote (Marquez's run path)",
-  params: { runId: LINEAGE_UUID.openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
+  params: LINEAGE_RUN_ID_PARAM,
   response: JobRun,
   errors: [400, 404],
 };
@@ -351,7 +354,7 @@ export const GetJobRun: RouteContract<undefined, RawParams, z.infer<typeof JobRu
 export const GetLineageRun: RouteContract<undefined, RawParams, z.infer<typeof LineageRun>> = {
   id: 'GetLineageRun',
   summary: 'A lineage run: its events merged, parent, children, facets',
-  params: { runId: LINEAGE_UUID.openapi({ description: 'a UUID', example: '0176a8c2-fe01-7439-87e6-56a1a1b4029f' }) },
+  params: LINEAGE_RUN_ID_PARAM,
   response: LineageRun,
   errors: [400, 404],
 };
