@@ -65,8 +65,8 @@ describe('the demo lineage seeded on first start', () => {
     // Assess
     expect(events.status).toBe(200);
     expect(events.body).toHaveLength(1);
-    const raw = (events.body[0] as { event_raw: { inputs: { inputFacets: { dataQualityAssertions: { assertions: { assertion: string; success: boolean }[] } } }[] } }).event_raw;
-    const assertions = raw.inputs[0]?.inputFacets.dataQualityAssertions.assertions ?? [];
+    const raw = events.body[0]?.event_raw as { inputs: { inputFacets: { dataQualityAssertions: { assertions: { assertion: string; success: boolean }[] } } }[] } | undefined;
+    const assertions = raw?.inputs[0]?.inputFacets.dataQualityAssertions.assertions ?? [];
     expect(assertions.filter((a) => !a.success).map((a) => a.assertion)).toEqual(['expression_is_true']);
     expect(assertions.filter((a) => a.success)).toHaveLength(2);
   });
