@@ -9,13 +9,14 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { parseApiKey } from '#domain/auth/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
-import { DEMO_DATA_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
+import { DEMO_DATA_ENV, DEMO_LINEAGE_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { logger } from '#shared/observability';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createConsoleFiles } from './console-files.ts';
 import { createGatewayListener, createGatewayServer, moduleHandlerLoader } from './gateway.ts';
 import { readLocalInfo, sessionSecretFor, writeLocalInfo, type LocalInfo } from './home.ts';
 import { recoverLocalRuns } from './runs-recovery.ts';
+import { seedDemoLineage } from './demo-lineage.ts';
 
 /** Options of {@link startLocalStack}. */
 export interface LocalStackOptions {
@@ -75,6 +76,20 @@ const loadDemoData = async (orgId: string): Promise<void> => {
   await writer.demoLoad(orgId, 0.01, 'tpch');
 };
 
+/**
+ * Seeds the demo lineage history through the gateway, now listening (ADR 0044), on first start;
+ * LAKELINE_DEMO_DATA=0 or LAKELINE_DEMO_LINEAGE=0 skips it. A failure is logged, not fatal: the
+ * stack serves without its demo.
+ */
+const seedLineage = async (home: string, baseUrl: string, apiKey: string): Promise<void> => {
+  if (process.env[DEMO_DATA_ENV] === '0' || process.env[DEMO_LINEAGE_ENV] === '0') return;
+  try {
+    await seedDemoLineage(home, baseUrl, apiKey);
+  } catch (error) {
+    logger.warn('seeding the demo lineage failed; the next start tries again', { error });
+  }
+};
+
 /** How often the local stack drops expired results tables (in AWS: an hourly schedule). */
 const RESULTS_EXPIRY_INTERVAL_MS = 3_600_000;
 
@@ -123,6 +138,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     if (!consoleFiles.built()) logger.warn('the console is not built: run `npm run build:web` to serve it at /');
     server.on('request', createGatewayListener(moduleHandlerLoader(), consoleFiles));
     const expiry = startResultsExpiry();
+    await seedLineage(options.home, baseUrl, apiKey);
     const running = dynamo;
     return {
       baseUrl,

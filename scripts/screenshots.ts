@@ -4,7 +4,7 @@
  * local stack of its own (fresh state under the temporary directory, TPC-H SF 0.01 loaded),
  * ingests the apples examples and a failed run into the demo org, runs a query so lakeline's own
  * lineage shows up, then drives Debian's Chromium through the pages and writes `docs/images/*.png`
- * (the lineage graph, a job's runs and a failed run among them).
+ * (the lineage graph, a job's runs and a failed run among them, from the seeded demo lineage).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { launchBrowser } from '../test/helpers/browser.ts';
 import { fillEditor, signIn, waitForFittedGraph } from '../test/helpers/console-page.ts';
 import { startStackProcess, tempHome } from '../test/helpers/local-stack-process.ts';
+import { DEMO } from '../local/demo-lineage.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = path.join(root, 'docs', 'images');
@@ -40,7 +41,8 @@ const earlierBake = (day: number, minutes: number): object[] =>
   }));
 
 const home = tempHome('screenshots');
-const stack = await startStackProcess(home);
+// The demo lineage seed (ADR 0044) feeds the lineage graph, job-runs and run pictures.
+const stack = await startStackProcess(home, 0, { LAKELINE_DEMO_LINEAGE: '1' });
 const browser = await launchBrowser({ viewport: { width: 1360, height: 860 } });
 try {
   const post = (body: string) =>
@@ -77,24 +79,30 @@ try {
   await shot('event-detail');
   await page.keyboard.press('Escape');
 
-  // The lineage read model follows the events asynchronously: wait until the failed run is in it.
-  const pie = `job:grandmas.kitchen:bake_apple_pie`;
+  // The lineage read model follows the seeded events asynchronously: wait until the dbt test is in the graph.
+  const spark = `job:${DEMO.sparkNamespace}:${DEMO.sparkJob}`;
+  const dbtTest = `job:${DEMO.dbtNamespace}:${DEMO.dbtTest}`;
+  const auth = { authorization: `Bearer ${stack.apiKey}` };
   for (let tries = 0; tries < 200; tries += 1) {
-    const graph = await fetch(`${stack.baseUrl}/api/v1/lineage?nodeId=${encodeURIComponent(pie)}`, { headers: { authorization: `Bearer ${stack.apiKey}` } });
-    if (graph.ok && JSON.stringify(await graph.json()).includes('FAILED')) break;
+    const graph = await fetch(`${stack.baseUrl}/api/v1/lineage?nodeId=${encodeURIComponent(spark)}`, { headers: auth });
+    if (graph.ok && JSON.stringify(await graph.json()).includes(dbtTest)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent('job:grandmas.kitchen:prepare_apple_filling')}`);
-  await page.locator(`.react-flow__node[data-id="${pie}"]`).waitFor();
-  await page.locator(`.react-flow__node[data-id="job:grandmas.kitchen:gather_apples"]`).click();
+  // The whole demo graph: Airflow tasks, the Spark job, its symlinked table, the dbt models and the failing test (its panel open).
+  await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent(spark)}`);
+  await page.locator(`.react-flow__node[data-id="${dbtTest}"]`).waitFor();
+  await page.locator(`.react-flow__node[data-id="${dbtTest}"]`).click();
   await page.getByTestId('panel-latest-run').waitFor();
   // The canvas refits to its narrower width once the panel is open.
   await waitForFittedGraph(page);
   await shot('lineage-graph');
-  await page.goto(`${stack.baseUrl}/jobs?namespace=grandmas.kitchen&job=bake_apple_pie`);
+  // The task that failed two days ago and recovered on retry.
+  await page.goto(`${stack.baseUrl}/jobs?namespace=${encodeURIComponent(DEMO.airflowNamespace)}&job=${encodeURIComponent(DEMO.recoveredTask)}`);
   await page.getByTestId('duration-chart').waitFor();
   await shot('job-runs');
-  await page.goto(`${stack.baseUrl}/lineage-runs/${FAILED_RUN}`);
+  // The dbt test run whose assertion failed.
+  const failedTest = (await (await fetch(`${stack.baseUrl}/api/v1/events?start=0&end=4102444800&states=FAIL&job=${encodeURIComponent(DEMO.dbtTest)}`, { headers: auth })).json()) as { run_id: string }[];
+  await page.goto(`${stack.baseUrl}/lineage-runs/${failedTest[0]?.run_id ?? FAILED_RUN}`);
   await page.getByTestId('run-events').waitFor();
   await shot('run', true);
 

@@ -34,6 +34,8 @@ export const LAKE_WRITER_FUNCTION_ENV = 'LAKELINE_LAKE_WRITER_FUNCTION';
 export const PYTHON_ENV = 'LAKELINE_PYTHON_BIN';
 /** Local: set to `0` to skip loading the TPC-H demo data on first start. */
 export const DEMO_DATA_ENV = 'LAKELINE_DEMO_DATA';
+/** Local: set to `0` to skip seeding the demo lineage history on first start (ADR 0044). */
+export const DEMO_LINEAGE_ENV = 'LAKELINE_DEMO_LINEAGE';
 /** Local: most cores one Spark run may use (default: every core of the machine). */
 export const SPARK_MAX_CORES_ENV = 'LAKELINE_SPARK_MAX_CORES';
 /** Local: memory all Spark runs at once may take together, in MB (default: half the machine's memory). */

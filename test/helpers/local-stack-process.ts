@@ -42,7 +42,9 @@ export const startStackProcess = (home: string, port = 0, extraEnv: Record<strin
     const profile = process.env.LAKELINE_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LAKELINE_CPU_PROF_DIR}`] : [];
     const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'local/main.ts', '--port', String(port), '--home', home], {
       cwd: root,
-      env: { ...process.env, LAKELINE_LOG_LEVEL: 'warn', ...extraEnv },
+      // The demo lineage seed (ADR 0044) is off unless a caller asks for it: suites and benchmarks
+      // expect the demo org's lineage to hold only what they send, and its Spark write to be theirs.
+      env: { ...process.env, LAKELINE_LOG_LEVEL: 'warn', LAKELINE_DEMO_LINEAGE: '0', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
