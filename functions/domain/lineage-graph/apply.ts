@@ -321,16 +321,17 @@ function columnLineageInputRefs(facet: unknown): Array<QualifiedName & { dataset
 }
 
 /**
- * Namespaces: first and last event time in each. The last is moved only when an event of a later
- * hour arrives, to keep the record cool (a busy namespace is rewritten at most once an hour): it is
- * the first event time of the latest hour seen, so it is a real event time, never before the first
- * (which rounding it down to the hour was, for the namespace's first hour).
+ * Namespaces: first event time and last event hour in each. The last is kept to the hour, so a busy
+ * namespace's record is rewritten at most once an hour, and as the latest hour seen it is the same
+ * whatever order events arrive in (the model's merges are order-independent, ADR 0031); the view
+ * shows it no earlier than the first event time (`namespaceView`).
  */
 async function mergeNamespaces(model: LineageModel, events: readonly Contributions[], counters: Counters): Promise<void> {
   const seen = new Map<string, { min: string; max: string }>();
   const note = (namespace: string, time: string) => {
     const t = seen.get(namespace);
-    seen.set(namespace, { min: t && t.min < time ? t.min : time, max: t && t.max > time ? t.max : time });
+    const hour = floorToHour(time);
+    seen.set(namespace, { min: t && t.min < time ? t.min : time, max: t && t.max > hour ? t.max : hour });
   };
   for (const { event, datasets } of events) {
     if (event.job_namespace !== null && event.event_schema !== 'DatasetEvent') note(event.job_namespace, event.event_time);
@@ -351,7 +352,7 @@ async function mergeNamespaces(model: LineageModel, events: readonly Contributio
         const next: NamespaceRecord = {
           name,
           createdAt: current && current.createdAt < min ? current.createdAt : min,
-          updatedAt: current && floorToHour(current.updatedAt) >= floorToHour(max) ? current.updatedAt : max,
+          updatedAt: current && current.updatedAt > max ? current.updatedAt : max,
         };
         if (current && sameRecord(current, next)) return;
         if ((await model.putNamespace(next, stored.get(name)?.rev ?? null)) === null) {

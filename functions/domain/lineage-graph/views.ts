@@ -398,7 +398,8 @@ export function datasetVersionView(dataset: QualifiedName, physicalName: string,
 export const namespaceView = (record: { name: string; createdAt: string; updatedAt: string }): NamespaceView => ({
   name: record.name,
   createdAt: record.createdAt,
-  // Records written before updatedAt kept a real event time held the hour rounded down.
+  // The record keeps the latest hour an event was seen in (rounded down); within the namespace's
+  // first hour that is before its first event, which Marquez's clients would read as time running back.
   updatedAt: record.updatedAt < record.createdAt ? record.createdAt : record.updatedAt,
   ownerName: DEFAULT_OWNER,
   description: null,

@@ -156,9 +156,10 @@ describe('objects: namespace times and tags', () => {
 
     // Assess
     expect([first.createdAt, first.updatedAt]).toEqual(['2024-05-01T10:15:00.000000+00:00', '2024-05-01T10:15:00.000000+00:00']);
-    // Within the hour the record is not rewritten (it stays cool); it still never precedes createdAt.
+    // The record keeps the latest hour seen (it stays cool, and the same in any order of arrival);
+    // within the first hour that hour is shown no earlier than createdAt.
     expect(sameHour.updatedAt).toBe('2024-05-01T10:15:00.000000+00:00');
-    expect(later.updatedAt).toBe('2024-05-01T12:05:00.000000+00:00');
+    expect(later.updatedAt).toBe('2024-05-01T12:00:00.000000+00:00');
   });
 
   it("Should give jobs, datasets, versions and columns the tags of their OpenLineage tags facets", async () => {
