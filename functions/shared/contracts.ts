@@ -45,6 +45,7 @@ import {
   LineageRun,
   Namespace,
   Namespaces,
+  Tags,
   DatasetVersion,
   PageQuery,
   SearchQuery,
@@ -262,6 +263,15 @@ export const ListNamespaces: RouteContract<undefined, Page, z.infer<typeof Names
   errors: [400],
 };
 
+/** `GET /api/v1/tags`. */
+export const ListTags: RouteContract<undefined, Page, z.infer<typeof Tags>> = {
+  id: 'ListTags',
+  summary: 'Tag names the OpenLineage tags facets carried (jobs, datasets, columns), by name',
+  query: pageQuery,
+  response: Tags,
+  errors: [400],
+};
+
 /** `GET /api/v1/namespaces/{namespace}`. */
 export const GetNamespace: RouteContract<undefined, RawParams, z.infer<typeof Namespace>> = {
   id: 'GetNamespace',
@@ -394,6 +404,7 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetColumnLineage,
   ListNamespaces,
   GetNamespace,
+  ListTags,
   ListLineageJobs,
   GetLineageJob,
   ListLineageJobRuns,

@@ -42,6 +42,7 @@ export type RouteId =
   | 'GetLineage'
   | 'GetColumnLineage'
   | 'ListNamespaces'
+  | 'ListTags'
   | 'GetNamespace'
   | 'ListLineageJobs'
   | 'GetLineageJob'
@@ -113,6 +114,7 @@ function lineageGraphRoutes(): RouteDefinition[] {
     read('GetColumnLineage', '/api/v1/column-lineage', 'get-column-lineage'),
     read('ListNamespaces', '/api/v1/namespaces', 'list-namespaces'),
     read('GetNamespace', '/api/v1/namespaces/{namespace}', 'get-namespace'),
+    read('ListTags', '/api/v1/tags', 'list-tags'),
     read('ListLineageJobs', '/api/v1/namespaces/{namespace}/jobs', 'list-lineage-jobs'),
     read('GetLineageJob', job, 'get-lineage-job'),
     read('ListLineageJobRuns', `${job}/runs`, 'list-lineage-job-runs'),
@@ -300,6 +302,7 @@ export const MARQUEZ_LEGACY_PATHS: readonly string[] = [
   '/api/v1/sources/{source}',
   '/api/v1/namespaces/{namespace}/datasets/{dataset}/tags/{tag}',
   '/api/v1/namespaces/{namespace}/datasets/{dataset}/fields/{field}/tags/{tag}',
+  '/api/v1/tags/{tag}',
 ];
 
 /** The API Gateway route key of a route (`POST /api/v1/lineage`). */

@@ -142,6 +142,8 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
       const query: EventListQuery = parseListQuery({ ...WHOLE_TIME, ...params });
       const page = await store.list(org, query);
       expect(page.events.map((e) => e.id)).toEqual(referencePage(events, query));
+      // The count is the whole listing's, whatever the page.
+      expect(await store.count(org, query)).toBe(referencePage(events, { ...query, limit: events.length, offset: 0 }).length);
       return page;
     };
 
@@ -210,6 +212,8 @@ describe.each(DYNAMO_BACKENDS)('DynamoEventStore on %s', (backend) => {
     it("Should never show another org's events", async () => {
       const { events: listed } = await listAll(otherOrg);
       expect(listed).toHaveLength(40);
+      expect(await store.count(otherOrg, parseListQuery(WHOLE_TIME))).toBe(40);
+      expect(await store.count(randomUUID(), parseListQuery(WHOLE_TIME))).toBe(0);
       const mine = new Set(events.map((e) => e.id));
       expect(listed.some((e) => mine.has(e.id))).toBe(false);
       expect((await listAll(randomUUID())).events).toEqual([]);

@@ -17,6 +17,7 @@ import { getLineageRun } from '#domain/lineage-graph/objects';
 import type { StoredEventSource } from '#domain/lineage-graph/ports';
 import { rebuildLineageModel } from '#domain/lineage-graph/rebuild';
 import { searchLineage } from '#domain/lineage-graph/search';
+import { listTags } from '#domain/lineage-graph/tags';
 import type { StoredLineageEvent } from '#domain/lineage/types';
 import { LINEAGE_TABLE } from '#shared/table-definitions';
 import { MemoryLineageStore } from '../helpers/memory-lineage-store.ts';
@@ -43,7 +44,15 @@ const mixedEvents = (): StoredLineageEvent[] => {
       outputs: [{ namespace: 's3://lake', name: 'marts/sales', facets: { columnLineage: cl, symlinks: { ...F, identifiers: [{ namespace: 'lakeline', name: 'marts.sales', type: 'TABLE' }] } } }],
       runFacets: { parent: { ...F, run: { runId: parent }, job: { namespace: 'etl', name: 'dag' } } },
     }),
-    runEvent({ eventType: 'COMPLETE', time: t(3), runId: newRunId(), job: 'report', inputs: ['lakeline:marts.sales'], outputs: ['s3://out:report'] }),
+    runEvent({
+      eventType: 'COMPLETE',
+      time: t(3),
+      runId: newRunId(),
+      job: 'report',
+      inputs: ['lakeline:marts.sales'],
+      outputs: [{ namespace: 's3://out', name: 'report', facets: { tags: { ...F, tags: [{ key: 'tier', value: 'gold' }, { key: 'pii', value: 'true', field: 'email' }] } } }],
+      jobFacets: { tags: { ...F, tags: [{ key: 'team', value: 'finance', source: 'CONFIG' }] } },
+    }),
   ];
 };
 
@@ -82,6 +91,8 @@ describe.each(DYNAMO_BACKENDS)('DynamoLineageModelStore on %s', (backend) => {
 
       // Assess
       expect(await answers(store, org, { asOf: [t(2), '2020-10-01T00:00:00.000000+00:00'] })).toEqual(await answers(reference, org, { asOf: [t(2), '2020-10-01T00:00:00.000000+00:00'] }));
+      // The tags facets' names (job, dataset, column) make the org's tag list.
+      expect(await listTags(store, org, { limit: 2, offset: 1 })).toEqual({ tags: [{ name: 'team:finance', description: null }, { name: 'tier:gold', description: null }], totalCount: 3 });
     });
 
     it('Should converge when several consumers apply overlapping batches at once', async () => {

@@ -300,6 +300,23 @@ describe('console lineage graph', () => {
     expect(await drawnNodes()).toEqual(['dataset:file:/tmp/warehouse:default.orders', jobNode]);
   });
 
+  it('Should open a symlinked dataset by the name in the event, and show it under its table name', async () => {
+    // Act: the path the Spark event wrote, not the table it is known as (ADR 0047).
+    await page.goto(`${stack.baseUrl}/lineage?node=${encodeURIComponent('dataset:s3://warehouse:/warehouse/default/orders')}`);
+    await page.locator('.react-flow__node[data-id="dataset:file:/tmp/warehouse:default.orders"]').waitFor();
+    // Assess
+    expect(await drawnNodes()).toEqual(['dataset:file:/tmp/warehouse:default.orders', `job:${FILE_JOB.namespace}:${FILE_JOB.name}`]);
+    expect(await page.getByTestId('lineage-node').locator('dd').allTextContents()).toEqual([
+      'dataset:file:/tmp/warehouse:default.orders',
+      'dataset',
+      'file:/tmp/warehouse',
+      'default.orders',
+      'dataset:s3://warehouse:/warehouse/default/orders',
+    ]);
+    // The table's node is the graph's focus.
+    expect(await page.locator('.react-flow__node[data-id="dataset:file:/tmp/warehouse:default.orders"] [data-testid="graph-node"]').getAttribute('class')).toMatch(/\bfocus\b/);
+  });
+
   it('Should show the API\'s words for a node that does not exist', async () => {
     // Prepare
     const answer = await graph.lineage({ nodeId: `job:${K}:no_such_job` });

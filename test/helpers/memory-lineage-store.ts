@@ -51,6 +51,7 @@ export class MemoryLineageModel implements LineageModel {
   readonly versionOrder = new Map<string, Set<string>>();
   readonly children = new Map<string, Map<string, QualifiedName>>();
   readonly namespaces = new Map<string, Stored<NamespaceRecord>>();
+  readonly tags = new Set<string>();
   readonly jobListings = new Map<string, Map<string, string>>();
   readonly datasetListings = new Map<string, Map<string, { id: string; aliased: boolean }>>();
   readonly calls: ModelCalls = {};
@@ -264,6 +265,23 @@ export class MemoryLineageModel implements LineageModel {
     await this.enter('listNamespaces');
     const all = [...this.namespaces.values()].map((s) => copy(s.value)).sort((a, b) => (a.name < b.name ? -1 : 1));
     return { namespaces: all.slice(page.offset, page.offset + page.limit), total: all.length };
+  }
+
+  async getTags(names: readonly string[]) {
+    await this.enter('getTags');
+    return new Set(names.filter((n) => this.tags.has(n)));
+  }
+
+  async putTags(names: readonly string[]) {
+    await this.enter('putTags');
+    for (const name of names) this.tags.add(name);
+  }
+
+  async listTags(page: Page) {
+    await this.enter('listTags');
+    // Code-unit order, as DynamoDB sorts the keys.
+    const all = [...this.tags].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { tags: all.slice(page.offset, page.offset + page.limit), total: all.length };
   }
 
   async putJobListing(job: QualifiedName & { jobId: string }) {

@@ -273,6 +273,50 @@ export const lineageGraphCases = (harness: LineageGraphHarness): void => {
       // A name with `/` in a path, URL-encoded.
       expect((await org.graph.get('ListLineageDatasetVersions', { namespace: 's3://lake', dataset: '/reports/daily' })).status).toBe(200);
     });
+
+    it('Should find a symlinked dataset by either name everywhere: graph, objects, versions, column lineage and search', async () => {
+      // ADR 0047: the dataset is named by its TABLE symlink; the name in the event finds it too.
+      const org = await harness.newOrg();
+      const table = { namespace: 'file:/tmp/warehouse', name: 'default.orders' };
+      const path = { namespace: 's3://warehouse', name: '/warehouse/default/orders' };
+      const symlinks = { _producer: 'https://example.com', _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/SymlinksDatasetFacet.json', identifiers: [{ ...table, type: 'TABLE' }] };
+      const schema = { _producer: 'https://example.com', _schemaURL: 'https://openlineage.io/spec/facets/1-0-1/SchemaDatasetFacet.json', fields: [{ name: 'amount', type: 'DECIMAL' }] };
+      const columnLineage = {
+        _producer: 'https://example.com',
+        _schemaURL: 'https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json',
+        fields: { amount: { inputFields: [{ namespace: 'pg', name: 'raw.orders', field: 'total', transformations: [{ type: 'DIRECT', subtype: 'IDENTITY' }] }] } },
+      };
+      const writer = randomUUID();
+      const at = await org.send([
+        runEventJson({ eventType: 'COMPLETE', time: '2030-03-02T00:00:00Z', runId: writer, job: { namespace: 'spark', name: 'load_orders' }, inputs: ['pg:raw.orders'], outputs: [{ ...path, facets: { symlinks, schema, columnLineage } }] }),
+      ]);
+      const tableId = `dataset:${table.namespace}:${table.name}`;
+      const expectedGraph = [tableId, 'dataset:pg:raw.orders', 'job:spark:load_orders'];
+      const byTable = await eventually(() => org.graph.lineage({ nodeId: tableId }), (a) => a.status === 200 && a.body.graph.length === 3, at);
+      expect(byTable.answer.body.graph.map((n) => n.id)).toEqual(expectedGraph);
+      // The graph from the event's own name: the same graph, under the table's name.
+      const byPath = await org.graph.lineage({ nodeId: `dataset:${path.namespace}:${path.name}` });
+      expect([byPath.status, byPath.body.graph.map((n) => n.id)]).toEqual([200, expectedGraph]);
+      for (const name of [table, path]) {
+        const found = await org.graph.get<{ namespace: string; name: string; fields: { name: string }[] }>('GetLineageDataset', { namespace: name.namespace, dataset: name.name });
+        expect([found.status, found.body.namespace, found.body.name, found.body.fields.map((f) => f.name)]).toEqual([200, table.namespace, table.name, ['amount']]);
+        const versions = await org.graph.get<{ versions: { createdByRun: { id: string } | null }[] }>('ListLineageDatasetVersions', { namespace: name.namespace, dataset: name.name });
+        expect([versions.status, versions.body.versions.map((v) => v.createdByRun?.id)]).toEqual([200, [writer]]);
+        // Column lineage from a field under either name: the field under the table's name.
+        const columns = await org.graph.columnLineage({ nodeId: `datasetField:${name.namespace}:${name.name}:amount` });
+        expect([columns.status, columnEdges(columns.body)]).toEqual([200, ['amount <- raw.orders.total [DIRECT/IDENTITY]']]);
+        expect(columns.body.graph.map((n) => n.id)).toContain(`datasetField:${table.namespace}:${table.name}:amount`);
+      }
+      // Search finds it by a part of either name, answered under the table's name, once.
+      for (const q of ['default.ORDERS', 'warehouse/default']) {
+        const search = await org.graph.search({ q });
+        expect(search.body.results.map((r) => r.nodeId)).toEqual([tableId]);
+      }
+      // The namespace of the event's name does not list it (it would show twice); the table's does.
+      const listed = async (namespace: string) => (await org.graph.get<{ datasets: { name: string }[] }>('ListLineageDatasets', { namespace })).body.datasets.map((d) => d.name);
+      expect(await listed(table.namespace)).toEqual([table.name]);
+      expect(await listed(path.namespace)).toEqual([]);
+    });
   });
 
   describe('column lineage, objects, paging and search', () => {

@@ -27,7 +27,7 @@ describe('Marquez Python client', () => {
     // Assess
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status, output).toBe(0);
-    expect(output).toMatch(/14 passed/);
+    expect(output).toMatch(/16 passed/);
     expect(output).not.toMatch(/skipped/);
   });
 });

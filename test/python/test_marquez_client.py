@@ -151,6 +151,15 @@ def test_jobs_list_and_get_with_tags(client: MarquezClient) -> None:
     assert job["parentJobName"] == AIRFLOW_JOB
 
 
+def test_tags_list(client: MarquezClient) -> None:
+    # The tags facets' names (job, dataset and column), by name, as Marquez's tag list.
+    names = [t["name"] for t in client.list_tags()["tags"]]
+    assert names == sorted(names)
+    assert {"tier:gold", "pii", "team:payments"} <= set(names)
+    page = client.list_tags(limit=1, offset=1)
+    assert page["totalCount"] == len(names) and page["tags"] == [{"name": names[1], "description": None}]
+
+
 def test_job_runs_list_and_get(client: MarquezClient) -> None:
     runs = client.list_job_runs(SPARK_NS, SPARK_JOB)["runs"]
     assert [r["id"] for r in runs] == [SPARK_RUN]
@@ -205,10 +214,14 @@ def test_column_lineage_by_dataset_field_and_job(client: MarquezClient) -> None:
     assert (f"datasetField:{HIVE_NS}:{TABLE}:id", f"datasetField:{PG_NS}:{ORDERS}:id") in column_edges(downstream)
 
 
-def marquez_events(**params: str) -> list[dict]:
+def marquez_events_page(**params: str) -> dict:
     response = requests.get(f"{BASE_URL}/api/v1/events/lineage", params=params, headers={"Authorization": f"Bearer {API_KEY}"}, timeout=10)
     assert response.status_code == 200, response.text
-    return response.json()["events"]
+    return response.json()
+
+
+def marquez_events(**params: str) -> list[dict]:
+    return marquez_events_page(**params)["events"]
 
 
 def test_marquez_events_path(client: MarquezClient) -> None:
@@ -220,6 +233,9 @@ def test_marquez_events_path(client: MarquezClient) -> None:
     oldest_first = marquez_events(**window, sortDirection="asc", limit="2", offset="1")
     assert [e["eventTime"] for e in oldest_first] == [sent[1]["eventTime"], sent[2]["eventTime"]]
     assert marquez_events(after="2024-06-03T10:35:00Z", before="2024-06-03T10:40:00Z") == []
+    # totalCount is the window's, whatever the page (Marquez's web UI pages by it).
+    assert marquez_events_page(**window, limit="2", offset="1")["totalCount"] == len(sent)
+    assert marquez_events_page(after="2024-06-03T10:35:00Z", before="2024-06-03T10:40:00Z")["totalCount"] == 0
     # The client's own call: list_events("lineage") is GET /api/v1/events/lineage?limit=100&offset=0.
     assert len(client.list_events("lineage")["events"]) >= len(sent)
 
@@ -244,6 +260,7 @@ def test_numbers_come_back_as_sent() -> None:
         ("POST", f"/api/v1/namespaces/{SPARK_NS}/jobs/{SPARK_JOB}/runs"),
         ("POST", f"/api/v1/jobs/runs/{uuid.uuid4()}/complete?at=2024-06-03T10:00:00Z"),
         ("PUT", "/api/v1/sources/orders_db"),
+        ("PUT", "/api/v1/tags/pii"),
         ("GET", "/api/v1/sources"),
     ],
 )
@@ -258,3 +275,5 @@ def test_client_write_methods_raise(client: MarquezClient) -> None:
         client.create_job(SPARK_NS, "created_by_hand", JobType.BATCH)
     with pytest.raises(APIError):
         client.mark_job_run_as_completed(SPARK_RUN)
+    with pytest.raises(APIError):
+        client.create_tag("pii", "set by hand")

@@ -20,6 +20,9 @@ import { ListingContinuations } from './listing-continuations.ts';
 import { NameDirectory, type DirectoryJob } from './name-directory.ts';
 import { evenSizing, mergeSorted, type PagedSource } from './sorted-merge.ts';
 
+/** Partitions counted at once by {@link DynamoEventStore.count}. */
+const COUNT_CONCURRENCY = 8;
+
 /** One index entry as the merge sees it. */
 interface Entry {
   readonly pk: string;
@@ -163,6 +166,35 @@ export class DynamoEventStore implements EventStore {
       }),
     );
     return { events };
+  }
+
+  async count(orgId: string, query: EventListQuery): Promise<number> {
+    const plan = planQuery(orgId, query, usesNameDirectory(query) ? await this.names.read(orgId) : undefined);
+    if (plan === undefined) return 0;
+    // `Select: COUNT` over each partition, in parallel: DynamoDB reads the entries (1 MB a page)
+    // and answers only how many matched the filter.
+    const counts = await mapConcurrent(plan.partitions, COUNT_CONCURRENCY, async (partition) => {
+      let total = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const out = await this.doc.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: plan.indexName,
+            KeyConditionExpression: plan.keyCondition,
+            ...(plan.filterExpression === undefined ? {} : { FilterExpression: plan.filterExpression }),
+            ExpressionAttributeNames: plan.names,
+            ExpressionAttributeValues: { ...plan.values, ':p': partition },
+            Select: 'COUNT',
+            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+          }),
+        );
+        total += out.Count ?? 0;
+        startKey = out.LastEvaluatedKey;
+      } while (startKey !== undefined);
+      return total;
+    });
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   /**

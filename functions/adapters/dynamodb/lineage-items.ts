@@ -49,6 +49,7 @@ export const versionOrderKey = (scope: string, datasetId: string, ord: string) =
  */
 export const columnLineageKey = (scope: string, datasetId: string, hash: string) => ({ pk: `${scope}#D#${datasetId}`, sk: `CL#${hash}` });
 export const namespacesPk = (scope: string): string => `${scope}#NS`;
+export const tagsPk = (scope: string): string => `${scope}#TAG`;
 export const jobListingPk = (scope: string, namespaceId: string): string => `${scope}#NSJ#${namespaceId}`;
 export const datasetListingPk = (scope: string, namespaceId: string): string => `${scope}#NSD#${namespaceId}`;
 export const blobPk = (scope: string, sha: string): string => `${scope}#B#${sha}`;

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { FacetEntry } from '#domain/lineage-graph/facets';
-import { namespaceIdOf, type QualifiedName } from '#domain/lineage-graph/ids';
+import { namespaceIdOf, tagIdOf, type QualifiedName } from '#domain/lineage-graph/ids';
 import { canonicalNameOf } from '#domain/lineage-graph/merge';
 import type { DatasetSetAdd, IdPage, IndexEntry, LineageModel, LineageModelStore, OrderQuery, Page, Versioned } from '#domain/lineage-graph/ports';
 import type {
@@ -39,6 +39,7 @@ import {
   listingSk,
   metaKey,
   namespacesPk,
+  tagsPk,
   overflowKey,
   pack,
   packedNames,
@@ -801,6 +802,29 @@ export class DynamoLineageModel implements LineageModel {
     const condition = { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': namespacesPk(this.scope) }, ConsistentRead: this.consistentReads };
     const [items, total] = await Promise.all([this.queryAll(condition, page.offset + page.limit), this.countAll(condition)]);
     return { namespaces: items.slice(page.offset, page.offset + page.limit).map((i) => ({ name: String(i.nm), createdAt: String(i.ca), updatedAt: String(i.ua) })), total };
+  }
+
+  // ---- tags ----
+
+  private tagKey(name: string): Key {
+    return { pk: tagsPk(this.scope), sk: listingSk(name, tagIdOf(name)) };
+  }
+
+  async getTags(names: readonly string[]): Promise<Set<string>> {
+    const items = await this.getItems(names.map((n) => this.tagKey(n)));
+    return new Set(names.filter((n) => items.has(keyString(this.tagKey(n)))));
+  }
+
+  async putTags(names: readonly string[]): Promise<void> {
+    const items = [...new Map(names.map((name) => ({ ...this.tagKey(name), nm: name }) as Item).map((i) => [itemKey(i), i])).values()];
+    const results = await batchPutAll(this.doc, this.tableName, itemKey, items, 4);
+    if (results.some((r) => !r.ok)) throw new Error('lineage model: some tags were not written; retry later');
+  }
+
+  async listTags(page: Page): Promise<{ tags: string[]; total: number }> {
+    const condition = { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': tagsPk(this.scope) }, ConsistentRead: this.consistentReads };
+    const [items, total] = await Promise.all([this.queryAll({ ...condition, ProjectionExpression: 'nm' }, page.offset + page.limit), this.countAll(condition)]);
+    return { tags: items.slice(page.offset, page.offset + page.limit).map((i) => String(i.nm)), total };
   }
 
   async putJobListing(job: QualifiedName & { jobId: string }): Promise<void> {

@@ -8,8 +8,8 @@
  *
  * Order of writes, chosen so that a crash anywhere loses nothing when the batch is applied again
  * (and so that a reader never sees a job head naming a dataset that does not know the job):
- * runs → order and parent entries → dataset names (listings, sets, records) → namespaces and job
- * listings → job heads.
+ * runs → order and parent entries → dataset names (listings, sets, records) → namespaces, tags and
+ * job listings → job heads.
  */
 import { floorToHour, liveFacet, liveFacets } from './facets.ts';
 import { datasetIdOf, jobIdOf, type QualifiedName } from './ids.ts';
@@ -27,6 +27,7 @@ import {
   type ModelEvent,
 } from './merge.ts';
 import type { DatasetSetAdd, IndexEntry, LineageModel, LineageModelStore, Versioned } from './ports.ts';
+import { mergeTags } from './tags.ts';
 import { emptyJobHead, ordOf, type DatasetRecord, type DatasetRef, type JobHeadRecord, type NamespaceRecord, type RunRecord } from './records.ts';
 
 /** What applying a batch did, for logs and benchmarks. */
@@ -110,6 +111,7 @@ async function mergeEvents(model: LineageModel, events: readonly ModelEvent[]): 
   const previousHeads = await model.getJobHeads([...jobTimes.keys()]);
   const datasetCount = await mergeDatasetRecords(model, contributions, previousHeads, counters);
   await mergeNamespaces(model, contributions, counters);
+  await mergeTags(model, unique);
   await Promise.all(
     [...jobTimes].filter(([jobId]) => !previousHeads.has(jobId)).map(([jobId, { job }]) => model.putJobListing({ ...job, jobId })),
   );

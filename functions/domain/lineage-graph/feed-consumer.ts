@@ -365,4 +365,5 @@ export const notifyingEventStore = (store: EventStore, onStored: (orgId: string,
     return outcomes;
   },
   list: (orgId, query) => store.list(orgId, query),
+  count: (orgId, query) => store.count(orgId, query),
 });

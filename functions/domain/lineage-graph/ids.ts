@@ -53,6 +53,9 @@ export const datasetIdOf: (dataset: QualifiedName) => string = memo('dataset');
 /** The id of a namespace. */
 export const namespaceIdOf = (namespace: string): string => hashUuid('namespace', [namespace]);
 
+/** The id of a tag name (its key in the tag list). */
+export const tagIdOf = (tag: string): string => hashUuid('tag', [tag]);
+
 /** The version a run made of a dataset it wrote: one per (dataset name, run). */
 export const datasetVersionIdOf = (dataset: QualifiedName, runId: string): string => hashUuid('dataset-version', [dataset.namespace, dataset.name, runId]);
 

@@ -111,6 +111,12 @@ export interface LineageModel {
   getNamespaces(names: readonly string[]): Promise<Map<string, Versioned<NamespaceRecord>>>;
   putNamespace(record: NamespaceRecord, expectedRev: number | null): Promise<number | null>;
   listNamespaces(page: Page): Promise<{ readonly namespaces: readonly NamespaceRecord[]; readonly total: number }>;
+  /** Of these tag names, those already listed. */
+  getTags(names: readonly string[]): Promise<Set<string>>;
+  /** Lists tag names (idempotent; the list only grows). */
+  putTags(names: readonly string[]): Promise<void>;
+  /** The org's tag names, by name. */
+  listTags(page: Page): Promise<{ readonly tags: readonly string[]; readonly total: number }>;
   /** Lists a job in its namespace (idempotent). */
   putJobListing(job: QualifiedName & { readonly jobId: string }): Promise<void>;
   /** Lists a dataset name in its namespace; `aliased` hides it (it resolves to another name). Idempotent; `aliased` only ever turns on. */

@@ -176,6 +176,9 @@ function tagEntries(facet: unknown): TagEntry[] {
   });
 }
 
+/** Every tag name of a `tags` facet, the columns' included, each once (the org's tag list). */
+export const allTagNamesOf = (facet: unknown): string[] => [...new Set(tagEntries(facet).map((t) => t.name))];
+
 /** Tag names of a job or dataset from its `tags` facet (entries naming a column left out), each once. */
 export const tagsOf = (facet: unknown): string[] => [...new Set(tagEntries(facet).flatMap((t) => (t.field === undefined ? [t.name] : [])))];
 

@@ -2,9 +2,9 @@
  * @module lineage/marquez-events
  * Marquez's events path, `GET /api/v1/events/lineage?after=&before=&sortDirection=&limit=&offset=`:
  * the org's stored events as sent (the OpenLineage documents), by event time, in Marquez's
- * `{events}` shape. It reads the same store as `GET /api/v1/events` (whose contract is unchanged);
- * only the parameters and the shape are Marquez's. Marquez's `totalCount` is left out: the event
- * store counts a window only by reading all of it (ADR 0042).
+ * `{events, totalCount}` shape. It reads the same store as `GET /api/v1/events` (whose contract is
+ * unchanged); only the parameters and the shape are Marquez's. `totalCount` counts the whole window,
+ * as Marquez's web UI pages by it (ADR 0042: its cost grows with the window).
  */
 import { ValidationError } from '../errors.ts';
 import { MAX_EPOCH_MICROS, MIN_EPOCH_MICROS, parseEventTime } from './event-time.ts';
@@ -18,9 +18,10 @@ export const MARQUEZ_EVENTS_DEFAULT_LIMIT = 100;
 /** Largest `limit` (the events endpoint's). */
 export const MARQUEZ_EVENTS_MAX_LIMIT = 1_000;
 
-/** `{events}`: the OpenLineage events as sent. */
+/** `{events, totalCount}`: one page of the OpenLineage events as sent, and how many the window holds. */
 export interface MarquezEventsView {
   readonly events: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly totalCount: number;
 }
 
 type Params = Readonly<Record<string, string | undefined>>;
@@ -70,8 +71,8 @@ export function parseMarquezEventsQuery(params: Params): EventListQuery {
   };
 }
 
-/** One page of the org's events as sent, in Marquez's shape. */
+/** One page of the org's events as sent, and the window's count, in Marquez's shape. */
 export async function listMarquezEvents(store: EventStore, orgId: string, query: EventListQuery): Promise<MarquezEventsView> {
-  const page = await store.list(orgId, query);
-  return { events: page.events.map((e) => e.event_raw) };
+  const [page, totalCount] = await Promise.all([store.list(orgId, query), store.count(orgId, query)]);
+  return { events: page.events.map((e) => e.event_raw), totalCount };
 }

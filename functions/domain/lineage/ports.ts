@@ -83,6 +83,12 @@ export interface EventStore {
   putMany(orgId: string, records: readonly EventRecord[]): Promise<PutManyOutcome[]>;
   /** One page of the org's events, filtered and ordered as asked (ties broken by event id). */
   list(orgId: string, query: EventListQuery): Promise<EventPage>;
+  /**
+   * How many of the org's events the query's filters and window match, whatever its page
+   * (`limit`, `offset` and order are ignored). Reads every matching index entry: its cost grows
+   * with the window.
+   */
+  count(orgId: string, query: EventListQuery): Promise<number>;
 }
 
 /** Port: an object store for raw bodies of events above the event store's item size limit. */

@@ -158,6 +158,11 @@ export const Namespace = z
 /** `GET /api/v1/namespaces`. */
 export const Namespaces = z.strictObject({ namespaces: z.array(Namespace), totalCount: z.number().int() }).openapi('Namespaces');
 
+/** Marquez's `Tag`: a name an OpenLineage `tags` facet carried (no description: OpenLineage's tags have none). */
+export const Tag = z.strictObject({ name: z.string(), description: z.string().nullable() }).openapi('Tag');
+/** `GET /api/v1/tags`. */
+export const Tags = z.strictObject({ tags: z.array(Tag), totalCount: z.number().int() }).openapi('Tags');
+
 /** Marquez's `Job` (`GET /api/v1/namespaces/{namespace}/jobs/{job}`). */
 export const LineageJob = z
   .strictObject({ ...jobDataShape, facets: Facets, currentVersion: z.string().nullable(), labels: z.array(z.string()), tags: z.array(z.string()) })

@@ -134,5 +134,10 @@ export const MarquezEventsQuery = z
   })
   .openapi('MarquezEventsQuery');
 
-/** Marquez's `Events`: the OpenLineage events as sent (its `totalCount` is not served, ADR 0042). */
-export const MarquezEvents = z.strictObject({ events: z.array(z.record(z.string(), z.unknown())) }).openapi('MarquezEvents');
+/** Marquez's `Events`: one page of the OpenLineage events as sent, and how many the window holds. */
+export const MarquezEvents = z
+  .strictObject({
+    events: z.array(z.record(z.string(), z.unknown())),
+    totalCount: z.int().min(0).openapi({ description: 'events in the window (after, before), whatever the page' }),
+  })
+  .openapi('MarquezEvents');

@@ -6,6 +6,7 @@ import { lineageGraph } from '#domain/lineage-graph/graph';
 import { getDataset, getJob, getLineageRun, listDatasets, listDatasetVersions, listJobRuns, listJobs, listNamespaces } from '#domain/lineage-graph/objects';
 import type { LineageModelStore } from '#domain/lineage-graph/ports';
 import { searchLineage } from '#domain/lineage-graph/search';
+import { listTags } from '#domain/lineage-graph/tags';
 
 const ALL = { limit: 1000, offset: 0 };
 
@@ -14,6 +15,7 @@ export async function answers(store: LineageModelStore, orgId: string, options: 
   const out: Record<string, unknown> = {};
   const namespaces = await listNamespaces(store, orgId, ALL);
   out.namespaces = namespaces;
+  out.tags = await listTags(store, orgId, ALL);
   for (const { name: namespace } of namespaces.namespaces) {
     const jobs = await listJobs(store, orgId, namespace, ALL);
     out[`jobs ${namespace}`] = jobs;

@@ -26,6 +26,9 @@ class RecordingStore implements EventStore {
   async list(_orgId: string, _query: EventListQuery): Promise<EventPage> {
     return { events: [] };
   }
+  async count(_orgId: string, _query: EventListQuery): Promise<number> {
+    return 0;
+  }
 }
 
 const body = (text: string): ReceivedBody => ({ value: JSON.parse(text) as unknown, text, bytes: Buffer.byteLength(text) });

@@ -24,3 +24,22 @@ export const parseNodeId = (id: string): LineageNode | undefined => {
   if (cut <= 0) return undefined;
   return { type, namespace: rest.slice(0, cut), name: rest.slice(cut + 1) };
 };
+
+/** What the console needs of a graph node to find the asked one. */
+interface GraphNodeLike {
+  readonly id: string;
+  readonly type: string;
+  readonly data: { readonly name: string; readonly physicalName?: string };
+}
+
+/**
+ * The node of a graph answer that stands for the asked id: the node with that id, else — when the
+ * id names a dataset by the name its events used and the graph names it by its `TABLE` symlink
+ * (ADR 0047) — the one dataset node whose other name (`physicalName`) the id ends with.
+ */
+export const focusNodeOf = <N extends GraphNodeLike>(nodes: readonly N[], nodeId: string): N | undefined => {
+  const exact = nodes.find((n) => n.id === nodeId);
+  if (exact || !nodeId.startsWith('dataset:')) return exact;
+  const aliased = nodes.filter((n) => n.type === 'DATASET' && n.data.physicalName !== undefined && n.data.physicalName !== n.data.name && nodeId.endsWith(`:${n.data.physicalName}`));
+  return aliased.length === 1 ? aliased[0] : undefined;
+};

@@ -19,7 +19,7 @@ import { useAsync } from '../../components/use-async.ts';
 import { columnModel, lineageModel } from './graph-model.ts';
 import { GraphControls } from './graph-controls.tsx';
 import { lineageHref, type LineageSettings } from './lineage-links.ts';
-import { parseNodeId } from './lineage-node.ts';
+import { focusNodeOf, parseNodeId } from './lineage-node.ts';
 import { LineageSearch } from './lineage-search.tsx';
 import { NodePanel } from './node-panel.tsx';
 
@@ -35,11 +35,12 @@ const settingsOf = (search: URLSearchParams): LineageSettings => {
 type Named = { readonly namespace: string; readonly name: string };
 
 /**
- * The asked node: its type, namespace and name, from the graph's answer once it is in (a namespace
- * may hold `:`, `file:/tmp/warehouse`, so only the API knows where the id splits, ADR 0043), from
- * the id until then.
+ * The asked node: its id, type, namespace and name, from the graph's answer once it is in (a
+ * namespace may hold `:`, `file:/tmp/warehouse`, so only the API knows where the id splits, ADR
+ * 0043), from the id until then. A dataset asked for by another of its names (a symlink, ADR 0047)
+ * is shown under the graph's name, with the asked one beside it.
  */
-const NodeFacts = ({ nodeId, named }: { nodeId: string; named: Named | undefined }) => {
+const NodeFacts = ({ askedId, nodeId, named }: { askedId: string; nodeId: string; named: Named | undefined }) => {
   const parsed = parseNodeId(nodeId);
   const node = parsed && named ? { ...parsed, namespace: named.namespace, name: named.name } : parsed;
   return (
@@ -54,6 +55,12 @@ const NodeFacts = ({ nodeId, named }: { nodeId: string; named: Named | undefined
           <dd className="mono wrap">{node.namespace}</dd>
           <dt>Name</dt>
           <dd className="mono wrap">{node.name}</dd>
+        </>
+      ) : null}
+      {askedId !== nodeId ? (
+        <>
+          <dt>Opened as</dt>
+          <dd className="mono wrap">{askedId}</dd>
         </>
       ) : null}
     </dl>
@@ -73,11 +80,13 @@ const NodeGraph = ({ settings, onChange }: { settings: LineageSettings; onChange
   useEffect(() => void loadCanvas(), []);
   const model = useMemo(() => (graph.data ? lineageModel(graph.data) : undefined), [graph.data]);
   const selected = graph.data?.graph.find((n) => n.id === selectedId);
-  const focus = graph.data?.graph.find((n) => n.id === settings.node)?.data as Named | undefined;
+  const focusNode = graph.data && settings.node ? focusNodeOf(graph.data.graph, settings.node) : undefined;
+  const focus = focusNode?.data as Named | undefined;
+  const focusId = focusNode?.id ?? settings.node;
   const compact = settings.mode === 'compact';
   return (
     <>
-      {settings.node ? <NodeFacts nodeId={settings.node} named={focus} /> : null}
+      {settings.node ? <NodeFacts askedId={settings.node} nodeId={focusId ?? settings.node} named={focus} /> : null}
       <GraphControls settings={settings} onChange={onChange} focus={focus} />
       {graph.loading ? <Progress label="Walking the lineage graph…" since={graph.startedAt} /> : null}
       {graph.error ? <ErrorPanel error={graph.error} /> : null}
@@ -89,7 +98,7 @@ const NodeGraph = ({ settings, onChange }: { settings: LineageSettings; onChange
       {model && model.nodes.length > 0 ? (
         <div className="graph-with-panel">
           <Suspense fallback={<Progress label="Loading the graph view…" />}>
-            <GraphCanvas model={model} compact={compact} focusId={settings.node} selectedId={selectedId} onSelect={setSelectedId} />
+            <GraphCanvas model={model} compact={compact} focusId={focusId} selectedId={selectedId} onSelect={setSelectedId} />
           </Suspense>
           {selected ? <NodePanel node={selected} onClose={() => setSelectedId(undefined)} /> : null}
         </div>
