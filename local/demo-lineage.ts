@@ -164,8 +164,17 @@ const dbtDay = (start: Date, latest: boolean) => {
   const p = DEMO_PRODUCERS.dbt;
   const dbtFacets = { dbt_version: facet(p, 'DbtVersionRunFacet', { version: '1.8.4' }) };
   const stg: Dataset = { namespace: DEMO.enrichedTable.namespace, name: 'analytics.stg_orders', facets: schema(p, [['order_id', 'integer'], ['customer_name', 'string'], ['amount_usd', 'decimal']]) };
-  const customerOrders: Dataset = { namespace: DEMO.enrichedTable.namespace, name: 'analytics.customer_orders', facets: schema(p, [['customer_name', 'string'], ['orders', 'bigint'], ['lifetime_value', 'decimal']]) };
-  const model = (name: string, inputs: Dataset[], outputs: Dataset[]): Run => ({ producer: p, job: { namespace: DEMO.dbtNamespace, name }, runId: randomUUID(), jobFacets: jobType(p, 'BATCH', 'DBT', 'MODEL'), runFacets: dbtFacets, inputs, outputs });
+  // dbt's `tags` and `meta` travel as OpenLineage `tags` facets: the model's owner team, the mart's tier, a PII column.
+  const customerOrders: Dataset = {
+    namespace: DEMO.enrichedTable.namespace,
+    name: 'analytics.customer_orders',
+    facets: {
+      ...schema(p, [['customer_name', 'string'], ['orders', 'bigint'], ['lifetime_value', 'decimal']]),
+      tags: facet(p, 'TagsDatasetFacet', { tags: [{ key: 'tier', value: 'gold', source: 'DBT' }, { key: 'pii', value: 'true', source: 'DBT', field: 'customer_name' }] }),
+    },
+  };
+  const modelFacets = { ...jobType(p, 'BATCH', 'DBT', 'MODEL'), tags: facet(p, 'TagsJobFacet', { tags: [{ key: 'team', value: 'analytics', source: 'DBT' }] }) };
+  const model = (name: string, inputs: Dataset[], outputs: Dataset[]): Run => ({ producer: p, job: { namespace: DEMO.dbtNamespace, name }, runId: randomUUID(), jobFacets: modelFacets, runFacets: dbtFacets, inputs, outputs });
   const assertions = [
     { assertion: 'not_null', success: true, column: 'customer_name' },
     { assertion: 'unique', success: true, column: 'customer_name' },

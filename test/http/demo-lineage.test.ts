@@ -2,7 +2,7 @@
  * The demo lineage seed (ADR 0044): a local stack started on a fresh home shows, through the API,
  * the Airflow DAG with its task runs, the dbt test run with its failing assertion, the task that
  * failed and recovered on retry, the Spark job's column lineage, the file path found by its
- * catalog table's name, the Flink streaming job, and lakeline's own queries over TPC-H;
+ * catalog table's name, dbt's tags, the Flink streaming job, and lakeline's own queries over TPC-H;
  * LAKELINE_DEMO_LINEAGE=0 leaves the graph empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,18 @@ describe('the demo lineage seeded on first start', () => {
     expect(columnEdges(columns.body)).toEqual(['amount_usd <- /warehouse/raw/orders.amount [DIRECT/TRANSFORMATION]']);
     expect(search.body.results.map((r) => r.nodeId)).toEqual([`dataset:${DEMO.enrichedTable.namespace}:${DEMO.enrichedTable.name}`]);
     expect([byPath.status, byPath.body.namespace, byPath.body.name]).toEqual([200, DEMO.enrichedTable.namespace, DEMO.enrichedTable.name]);
+  });
+
+  it("Should carry dbt's tags: the models' team, the mart's tier and its PII column, and list them", async () => {
+    // Act
+    const model = await graph.get<{ tags: string[] }>('GetLineageJob', { namespace: DEMO.dbtNamespace, job: DEMO.dbtModels[1] });
+    const mart = await graph.get<{ tags: string[]; fields: { name: string; tags: string[] }[] }>('GetLineageDataset', { namespace: DEMO.enrichedTable.namespace, dataset: 'analytics.customer_orders' });
+    const tags = await graph.get<{ tags: { name: string }[] }>('ListTags');
+
+    // Assess
+    expect(model.body.tags).toEqual(['team:analytics']);
+    expect([mart.body.tags, mart.body.fields.find((f) => f.name === 'customer_name')?.tags]).toEqual([['tier:gold'], ['pii']]);
+    expect(tags.body.tags.map((t) => t.name)).toEqual(['pii', 'team:analytics', 'tier:gold']);
   });
 
   it('Should show the Flink job as a streaming job, still RUNNING', async () => {

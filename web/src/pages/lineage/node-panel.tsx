@@ -118,7 +118,10 @@ const JobPanel = ({ job }: { job: JobData }) => {
   );
 };
 
-const DatasetPanel = ({ dataset }: { dataset: DatasetData }) => (
+const DatasetPanel = ({ dataset }: { dataset: DatasetData }) => {
+  // A Tags column only when a `tags` facet tagged some column (most schemas carry none).
+  const fieldTags = dataset.fields.some((f) => f.tags.length > 0);
+  return (
   <>
     <h2>
       <span className="muted">dataset</span> {dataset.name}
@@ -150,6 +153,7 @@ const DatasetPanel = ({ dataset }: { dataset: DatasetData }) => (
           <tr>
             <th>Field</th>
             <th>Type</th>
+            {fieldTags ? <th>Tags</th> : null}
             <th />
           </tr>
         </thead>
@@ -158,6 +162,7 @@ const DatasetPanel = ({ dataset }: { dataset: DatasetData }) => (
             <tr key={f.name}>
               <td className="mono">{f.name}</td>
               <td className="mono">{f.type ?? '—'}</td>
+              {fieldTags ? <td data-testid="panel-field-tags">{f.tags.join(', ')}</td> : null}
               <td>
                 <Link to={lineageHref({ column: fieldNodeId(dataset.namespace, dataset.name, f.name) })}>column lineage</Link>
               </td>
@@ -173,7 +178,8 @@ const DatasetPanel = ({ dataset }: { dataset: DatasetData }) => (
       <Link to={datasetHref(dataset.namespace, dataset.name)}>Dataset page</Link>
     </p>
   </>
-);
+  );
+};
 
 /** The panel of a graph node. */
 export const NodePanel = ({ node, onClose }: { node: LineageGraphNode; onClose(): void }) => (
