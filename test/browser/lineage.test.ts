@@ -61,7 +61,18 @@ const fileJob = runEventJson({
   time: '2026-02-02T08:00:00Z',
   runId: FILE_RUN,
   job: FILE_JOB,
-  outputs: [{ namespace: 's3://warehouse', name: '/warehouse/default/orders', facets: { symlinks: { ...FILE_FACET, identifiers: [{ namespace: 'file:/tmp/warehouse', name: 'default.orders', type: 'TABLE' }] } } }],
+  outputs: [
+    {
+      namespace: 's3://warehouse',
+      name: '/warehouse/default/orders',
+      facets: {
+        symlinks: { ...FILE_FACET, identifiers: [{ namespace: 'file:/tmp/warehouse', name: 'default.orders', type: 'TABLE' }] },
+        schema: { ...FILE_FACET, fields: [{ name: 'id', type: 'BIGINT' }, { name: 'email', type: 'STRING' }] },
+        // A column's tag (OpenLineage `tags` with `field`): the panel's Tags column.
+        tags: { ...FILE_FACET, tags: [{ key: 'pii', value: 'true', source: 'USER', field: 'email' }] },
+      },
+    },
+  ],
 });
 const SOURCE = { namespace: 'food_delivery', name: 'public.delivery_7_days' };
 const direct = (field: string, subtype: string) => ({ ...SOURCE, field, transformations: [{ type: 'DIRECT', subtype, description: '', masking: false }] });
@@ -315,6 +326,10 @@ describe('console lineage graph', () => {
     ]);
     // The table's node is the graph's focus.
     expect(await page.locator('.react-flow__node[data-id="dataset:file:/tmp/warehouse:default.orders"] [data-testid="graph-node"]').getAttribute('class')).toMatch(/\bfocus\b/);
+    // Its panel: the columns with their tags.
+    await page.locator('.react-flow__node[data-id="dataset:file:/tmp/warehouse:default.orders"]').click();
+    await page.getByTestId('panel-fields').waitFor();
+    expect(await page.getByTestId('panel-field-tags').allTextContents()).toEqual(['', 'pii']);
   });
 
   it('Should show the API\'s words for a node that does not exist', async () => {
