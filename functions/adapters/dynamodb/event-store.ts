@@ -7,7 +7,7 @@
  * item is missing. Nothing ever scans the table.
  */
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { BlobStore, EventListQuery, EventPage, EventRecord, EventStore, PutManyOutcome, PutOutcome } from '#domain/lineage/ports';
 import type { StoredLineageEvent } from '#domain/lineage/types';
@@ -177,18 +177,7 @@ export class DynamoEventStore implements EventStore {
       let total = 0;
       let startKey: Record<string, unknown> | undefined;
       do {
-        const out = await this.doc.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: plan.indexName,
-            KeyConditionExpression: plan.keyCondition,
-            ...(plan.filterExpression === undefined ? {} : { FilterExpression: plan.filterExpression }),
-            ExpressionAttributeNames: plan.names,
-            ExpressionAttributeValues: { ...plan.values, ':p': partition },
-            Select: 'COUNT',
-            ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-          }),
-        );
+        const out = await this.doc.send(new QueryCommand({ ...this.partitionQuery(plan, partition, plan.names, startKey), Select: 'COUNT' }));
         total += out.Count ?? 0;
         startKey = out.LastEvaluatedKey;
       } while (startKey !== undefined);
@@ -300,6 +289,19 @@ export class DynamoEventStore implements EventStore {
     return entries.sort((a, b) => (ascending ? compareText(a.sort, b.sort) : compareText(b.sort, a.sort)));
   }
 
+  /** The Query of one partition of the plan's index, from `startKey` on. */
+  private partitionQuery(plan: QueryPlan, partition: string, names: Record<string, string>, startKey: Record<string, unknown> | undefined): QueryCommandInput {
+    return {
+      TableName: this.tableName,
+      IndexName: plan.indexName,
+      KeyConditionExpression: plan.keyCondition,
+      ...(plan.filterExpression === undefined ? {} : { FilterExpression: plan.filterExpression }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...plan.values, ':p': partition },
+      ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+    };
+  }
+
   /**
    * A paged Query over one partition of the plan's index, reading only the attributes the merge
    * needs; `entryOf` turns an index entry into a merge entry (or drops it).
@@ -313,18 +315,7 @@ export class DynamoEventStore implements EventStore {
     });
     return async (limit) => {
       const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: plan.indexName,
-          KeyConditionExpression: plan.keyCondition,
-          ...(plan.filterExpression === undefined ? {} : { FilterExpression: plan.filterExpression }),
-          ProjectionExpression: projected.join(', '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...plan.values, ':p': partition },
-          ScanIndexForward: plan.forward,
-          Limit: limit,
-          ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-        }),
+        new QueryCommand({ ...this.partitionQuery(plan, partition, names, startKey), ProjectionExpression: projected.join(', '), ScanIndexForward: plan.forward, Limit: limit }),
       );
       startKey = out.LastEvaluatedKey;
       const items = (out.Items ?? []).flatMap((item) => entryOf(item) ?? []);
