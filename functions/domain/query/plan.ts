@@ -9,12 +9,12 @@
  * plan as it is, without deriving any of it again.
  */
 import { DomainError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../core/names.ts';
 import type { Catalog, CatalogTable, LakeStorage } from '../lake/ports.ts';
 import { catalogResolver, findTable, loadInputTables, type LoadedTable } from '../lake/query-tables.ts';
-import { queryJob, type JobIdentity } from '../lineage-capture/query-job.ts';
+import { queryJob, type JobIdentity } from '../core/query-job.ts';
 import type { Org } from '../orgs/org.ts';
-import { planOf } from '../orgs/plans.ts';
+import { planOf } from '../core/plans.ts';
 import type { OrgStore } from '../orgs/ports.ts';
 import { literalScans } from '../polars/script-tables.ts';
 import { decideRoute, type InputEstimate, type Route, type RoutedWrite, type RoutingContext } from '../routing/decide.ts';

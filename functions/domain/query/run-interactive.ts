@@ -12,7 +12,7 @@ import { sandboxOf } from '../lake/sandbox.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
 import type { LineageSink } from '../lineage-capture/ports.ts';
 import type { QueryRun } from '../lineage-capture/run-events.ts';
-import { isMetered, requireComputeAccess, VCPU_SECOND_PRICE_USD, type Engine } from '../orgs/plans.ts';
+import { isMetered, requireComputeAccess, VCPU_SECOND_PRICE_USD, type Engine } from '../core/plans.ts';
 import type { OrgStore } from '../orgs/ports.ts';
 import { DEFAULT_LIMITS, formatMs, type QueryLimits } from './limits.ts';
 import type { RoutedPlan } from './plan.ts';

@@ -8,10 +8,10 @@
  * the one thing added here is Spark's own reading of the SQL (see {@link sparkReading}).
  */
 import { CapabilityError, ValidationError } from '../errors.ts';
-import type { TableName } from '../lake/names.ts';
+import type { TableName } from '../core/names.ts';
 import { findTable, loadedTables } from '../lake/query-tables.ts';
 import type { BatchSizing } from '../routing/table.ts';
-import { machineType } from '../runs/machine-types.ts';
+import { machineType } from '../core/machine-types.ts';
 import { resultsTableOf } from '../runs/results.ts';
 import { computeView, type Run, type WriteMode } from '../runs/run.ts';
 import { sparkQuery, type PlannedSparkRun } from '../runs/submit.ts';
