@@ -25,7 +25,7 @@ import { openDuckDB, sqlIdent, sqlString } from '#adapters/duckdb/instance';
 import { jsonConverter } from '#adapters/duckdb/json-values';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
-import { PLANS } from '#domain/orgs/plans';
+import { PLANS } from '#domain/core/plans';
 import { engineSizing, sandboxOf } from '#domain/lake/sandbox';
 import { REPO_ROOT, startStackProcess, type StackProcess } from '../test/helpers/local-stack-process.ts';
 import { tpchQueries } from './tpch-queries.ts';

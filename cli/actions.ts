@@ -4,13 +4,13 @@
  * the domain's use cases in `domain/orgs/manage.ts`, and each action returns both its JSON and its
  * text form so `--json` and text output can never report different things.
  */
-import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SESSION_COOKIE, verifySessionToken } from '#domain/auth/session';
+import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SESSION_COOKIE, verifySessionToken } from '#domain/core/session';
 import { NotFoundError } from '#domain/errors';
-import { checkIdentifier } from '#domain/lake/names';
+import { checkIdentifier } from '#domain/core/names';
 import { rebuildLineageModel } from '#domain/lineage-graph/rebuild';
 import { createKey, createOrg, createSession, describeKey, listKeys, revokeKey, updateOrg } from '#domain/orgs/manage';
 import { KEY_CACHE_TTL_MS } from '#domain/auth/authorize';
-import { PLAN_NAMES, type PlanName } from '#domain/orgs/plans';
+import { PLAN_NAMES, type PlanName } from '#domain/core/plans';
 import { UsageError, type CommandArgs } from './args.ts';
 import { keyTable, orgDetails, orgTable } from './format.ts';
 import type { Target } from './target.ts';
@@ -76,7 +76,7 @@ const scale = (args: CommandArgs): number => {
 
 const namespace = (args: CommandArgs): string => {
   const value = str(args, 'namespace') ?? 'tpch';
-  // The lake's own rule for namespace names (domain/lake/names.ts), checked before any work.
+  // The lake's own rule for namespace names (domain/core/names.ts), checked before any work.
   try {
     return checkIdentifier('--namespace', value);
   } catch (err) {

@@ -7,7 +7,7 @@
 import type http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { parseApiKey } from '#domain/auth/api-key';
+import { parseApiKey } from '#domain/core/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
 import { DEMO_DATA_ENV, DEMO_LINEAGE_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { logger } from '#shared/observability';

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LogLevel } from '#shared/observability';
 import { ALL_TABLES, type TableDefinition } from '#shared/table-definitions';
 import {
   AUTH_CACHE_TTL_ENV,
@@ -75,7 +76,6 @@ export const LOCAL_TABLE_PREFIX = 'lakeline-';
 /** The local name of a table. */
 export const localTableName = (table: TableDefinition): string => `${LOCAL_TABLE_PREFIX}${table.id}`;
 
-type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What both profiles configure the same way. */
 interface CommonConfig {

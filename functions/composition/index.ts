@@ -14,8 +14,9 @@ import type { RoutedQueryDeps } from '#domain/query/routed-query';
 import type { RunDeps } from '#domain/runs/deps';
 import type { ReadRunDeps } from '#domain/runs/read';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
+import { guardPorts } from '#adapters/transient-errors';
 import * as aws from './aws.ts';
-import { logger } from '#shared/observability';
+import { configureObservability, logger } from '#shared/observability';
 import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
@@ -27,7 +28,12 @@ type Satisfies<T, _U extends T> = true;
 export type RootsAreComplete = [Satisfies<AwsRoot, typeof aws>, Satisfies<LocalRoot, typeof local>];
 
 /** The configuration of this process, read from its environment on first use. */
-export const config = /* @__PURE__ */ lazily((): Config => loadConfig(process.env));
+export const config = /* @__PURE__ */ lazily((): Config => {
+  const loaded = loadConfig(process.env);
+  // The logger never reads the environment: its level is pushed in here, once per cold start.
+  configureObservability({ logLevel: loaded.logLevel });
+  return loaded;
+});
 
 /** Builds a group with the builder of the profile this process runs. */
 const byProfile =
@@ -45,31 +51,39 @@ const awsPlatformHooks: PlatformHooks = { onEventsStored: () => undefined };
 
 /** Orgs, keys, sessions, lineage events. */
 export const platform = /* @__PURE__ */ lazily((): PlatformPorts =>
-  byProfile(
-    (c) => aws.platform(c, awsPlatformHooks),
-    (c) => local.platform(c, localPlatformHooks),
-  )(),
+  guardPorts(
+    byProfile(
+      (c) => aws.platform(c, awsPlatformHooks),
+      (c) => local.platform(c, localPlatformHooks),
+    )(),
+  ),
 );
 /** The lineage read model (and, locally, its consumer). */
 export const lineageGraph = /* @__PURE__ */ lazily((): LineageGraphPorts =>
-  byProfile(
-    (c) => aws.lineageGraph(c, platform),
-    (c) => local.lineageGraph(c, platform),
-  )(),
+  guardPorts(
+    byProfile(
+      (c) => aws.lineageGraph(c, platform),
+      (c) => local.lineageGraph(c, platform),
+    )(),
+  ),
 );
 /** The Iceberg lake and DuckDB. */
-export const lake = /* @__PURE__ */ lazily((): LakePorts => byProfile(aws.lake, local.lake)());
+export const lake = /* @__PURE__ */ lazily((): LakePorts => guardPorts(byProfile(aws.lake, local.lake)()));
 /** The run store and the Spark engine (whose local runs report into the run use cases). */
 export const spark = /* @__PURE__ */ lazily((): SparkPorts =>
-  byProfile(
-    (c) => aws.spark(c, sparkHooksOf(runDeps)),
-    (c) => local.spark(c, sparkHooksOf(runDeps)),
-  )(),
+  guardPorts(
+    byProfile(
+      (c) => aws.spark(c, sparkHooksOf(runDeps)),
+      (c) => local.spark(c, sparkHooksOf(runDeps)),
+    )(),
+  ),
 );
 /** The polars sandbox. */
-export const polars = /* @__PURE__ */ lazily((): PolarsPorts => byProfile(aws.polars, local.polars)());
+export const polars = /* @__PURE__ */ lazily((): PolarsPorts => guardPorts(byProfile(aws.polars, local.polars)()));
 /** bloom, the distributed SQL engine. */
-export const bloom = /* @__PURE__ */ lazily((): BloomPorts => byProfile(aws.bloom, local.bloom)());
+export const bloom = /* @__PURE__ */ lazily((): BloomPorts => guardPorts(byProfile(aws.bloom, local.bloom)()));
+
+// Every group's ports raise passing infrastructure failures as TransientError (a 503), see guardPorts.
 
 // Each use case is handed only the groups it reads, so its handler's bundle carries only those.
 

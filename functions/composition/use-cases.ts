@@ -118,10 +118,12 @@ export const routedQueryDepsOf = (g: Groups): RoutedQueryDeps => {
     catalog: () => g.lake().catalog,
     storage: () => g.lake().storage,
     duckdb: () => g.lake().duckdb,
-    spark: () => spark,
-    // Only where bloom is configured (an Athena workgroup bound; Trino installed locally): else "not configured".
-    bloom: () => (g.bloom().availability.configured ? bloom : undefined),
-    polars: () => polarsEngineOf(g.polars().sandbox),
+    engines: () => ({
+      spark,
+      polars: polarsEngineOf(g.polars().sandbox),
+      // Only where bloom is configured (an Athena workgroup bound; Trino installed locally): else "not configured".
+      ...(g.bloom().availability.configured ? { bloom } : {}),
+    }),
     manifests: () => g.lake().manifests,
     lineage: () => g.platform().lineage,
     catalogKind: () => g.lake().catalogKind,

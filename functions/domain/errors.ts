@@ -56,3 +56,17 @@ export class ServiceUnavailableError extends DomainError {}
 
 /** Query execution failed inside an engine (500 with the engine's message on the routed endpoint). */
 export class ExecutionError extends DomainError {}
+
+/**
+ * Infrastructure failed in a way that passes (an outage, throttling, a timeout): adapters raise it
+ * at their ports in place of their SDK's error, which rides along as `cause`, so nothing above the
+ * adapters needs to know an SDK's error shapes. It is deliberately not a {@link DomainError}: use
+ * cases treat it as any unexpected failure (its message is the infrastructure's own, for logs and
+ * run records), and only the HTTP layer answers it, with a 503 whose text names no internals.
+ */
+export class TransientError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'TransientError';
+  }
+}

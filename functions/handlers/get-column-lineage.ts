@@ -5,7 +5,7 @@
 import { columnLineageGraph } from '#domain/lineage-graph/column-lineage';
 import { lineageGraph } from '#composition/index';
 import { GetColumnLineage } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetColumnLineage, async ({ principal, query }) => ({

@@ -11,7 +11,8 @@ import { ValidationError } from '#domain/errors';
 import type { StoredLineageEvent } from '#domain/lineage/types';
 import { platform } from '#composition/index';
 import { GetEvents } from '#shared/contracts';
-import { httpHandler, type TooLargeExplainer } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
+import type { TooLargeExplainer } from '#shared/middleware';
 
 /** The 400 for a page above the response limit, in the contract's terms: ask for fewer events. */
 export const pageTooLarge: TooLargeExplainer = (result, { sentBytes, maxBytes, compressed }) => {

@@ -6,7 +6,7 @@ import { getJobRun } from '#domain/lineage-graph/objects';
 import { parseRunId } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { GetJobRun } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetJobRun, async ({ principal, pathParameters }) => ({

@@ -6,7 +6,7 @@ import { getDatasetVersion } from '#domain/lineage-graph/objects';
 import { parsePathName, parsePathQualifiedName } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { GetLineageDatasetVersion } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetLineageDatasetVersion, async ({ principal, pathParameters }) => ({

@@ -6,7 +6,7 @@ import { getDataset } from '#domain/lineage-graph/objects';
 import { parsePathQualifiedName } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { GetLineageDataset } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetLineageDataset, async ({ principal, pathParameters }) => ({

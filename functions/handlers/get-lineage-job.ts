@@ -6,7 +6,7 @@ import { getJob } from '#domain/lineage-graph/objects';
 import { parsePathQualifiedName } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { GetLineageJob } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetLineageJob, async ({ principal, pathParameters }) => ({

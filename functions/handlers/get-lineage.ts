@@ -5,7 +5,7 @@
 import { lineageGraph as graphAround } from '#domain/lineage-graph/graph';
 import { lineageGraph } from '#composition/index';
 import { GetLineage } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetLineage, async ({ principal, query }) => ({

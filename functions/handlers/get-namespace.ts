@@ -6,7 +6,7 @@ import { getNamespace } from '#domain/lineage-graph/objects';
 import { parsePathName } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { GetNamespace } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetNamespace, async ({ principal, pathParameters }) => ({

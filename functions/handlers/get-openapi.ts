@@ -3,7 +3,7 @@
  * `GET /openapi.json`: the OpenAPI document, public. Built once per cold start.
  */
 import { GetOpenApi } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 import { buildOpenApiDocument } from '#shared/openapi';
 
 let document: Record<string, unknown> | undefined;

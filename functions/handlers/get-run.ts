@@ -8,7 +8,7 @@
 import { readRun } from '#domain/runs/read';
 import { readRunDeps } from '#composition/index';
 import { GetRun } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetRun, async ({ principal, pathParameters, query: page }) => ({

@@ -5,7 +5,7 @@
 import { getTable } from '#domain/lake/tables';
 import { lake } from '#composition/index';
 import { GetTable } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(GetTable, async ({ principal, pathParameters }) => ({

@@ -6,7 +6,7 @@ import { listDatasets } from '#domain/lineage-graph/objects';
 import { parsePathName } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { ListLineageDatasets } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(ListLineageDatasets, async ({ principal, query, pathParameters }) => ({

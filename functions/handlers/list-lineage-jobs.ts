@@ -6,7 +6,7 @@ import { listJobs } from '#domain/lineage-graph/objects';
 import { parsePathName } from '#domain/lineage-graph/params';
 import { lineageGraph } from '#composition/index';
 import { ListLineageJobs } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(ListLineageJobs, async ({ principal, query, pathParameters }) => ({

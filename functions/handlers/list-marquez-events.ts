@@ -7,7 +7,7 @@
 import { listMarquezEvents, type MarquezEventsView } from '#domain/lineage/marquez-events';
 import { platform } from '#composition/index';
 import { ListMarquezEvents } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 import { pageTooLarge } from '#handlers/get-events';
 
 /** Lambda entry point. */

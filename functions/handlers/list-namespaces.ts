@@ -5,7 +5,7 @@
 import { listNamespaces } from '#domain/lineage-graph/objects';
 import { lineageGraph } from '#composition/index';
 import { ListNamespaces } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(ListNamespaces, async ({ principal, query }) => ({

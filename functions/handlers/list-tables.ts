@@ -5,7 +5,7 @@
 import { listTables } from '#domain/lake/tables';
 import { lake } from '#composition/index';
 import { ListTables } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(ListTables, async ({ principal, query }) => ({

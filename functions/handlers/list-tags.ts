@@ -6,7 +6,7 @@
 import { listTags } from '#domain/lineage-graph/tags';
 import { lineageGraph } from '#composition/index';
 import { ListTags } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(ListTags, async ({ principal, query }) => ({

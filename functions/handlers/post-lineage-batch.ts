@@ -9,7 +9,7 @@
 import { ingestBatch, type BatchOutcome } from '#domain/lineage/ingest';
 import { platform } from '#composition/index';
 import { PostLineageBatch } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** The HTTP status of a batch outcome: 5xx whenever retrying could help, so plain HTTP clients retry. */
 const statusOf = (outcome: BatchOutcome): 200 | 400 | 503 => {

@@ -7,7 +7,7 @@
 import { ingestEvent } from '#domain/lineage/ingest';
 import { platform } from '#composition/index';
 import { PostLineage } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(PostLineage, async ({ body, principal }) => {

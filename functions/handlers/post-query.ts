@@ -8,7 +8,7 @@
 import { runRoutedQuery } from '#domain/query/routed-query';
 import { routedQueryDeps, warmQueryEngine } from '#composition/index';
 import { PostQuery } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 // The first DuckDB instance (extension signatures checked) is prepared during cold start.
 warmQueryEngine();

@@ -10,7 +10,7 @@ import { getRun } from '#domain/runs/get';
 import { runView } from '#domain/runs/run';
 import { bloomRunDeps, runDeps, spark } from '#composition/index';
 import { PostRunAbort } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(PostRunAbort, async ({ principal, pathParameters }) => {

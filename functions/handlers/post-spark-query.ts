@@ -7,7 +7,7 @@
 import { submitSparkQuery } from '#domain/runs/submit';
 import { runDeps } from '#composition/index';
 import { PostSparkQuery } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(PostSparkQuery, async ({ body, principal }) => {

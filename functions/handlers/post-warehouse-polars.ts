@@ -7,7 +7,7 @@
 import { runPolars } from '#domain/polars/run-polars';
 import { polarsDeps, warmPolarsSandbox } from '#composition/index';
 import { PostWarehousePolars } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 // The first worker (Python with polars imported) starts during cold start.
 warmPolarsSandbox();

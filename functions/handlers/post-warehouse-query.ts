@@ -8,7 +8,7 @@
 import { runLegacyQuery } from '#domain/query/legacy-query';
 import { legacyQueryDeps, warmQueryEngine } from '#composition/index';
 import { PostWarehouseQuery } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 // The first DuckDB instance (extension signatures checked) is prepared during cold start.
 warmQueryEngine();

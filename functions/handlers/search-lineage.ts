@@ -5,7 +5,7 @@
 import { searchLineage } from '#domain/lineage-graph/search';
 import { lineageGraph } from '#composition/index';
 import { SearchLineage } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** Lambda entry point. */
 export const handler = httpHandler(SearchLineage, async ({ principal, query }) => ({

@@ -2,7 +2,8 @@
  * @module http-errors
  * The one mapping from errors to HTTP responses. Domain errors carry their status; anything else
  * is unexpected and becomes a bare 500 whose details stay in the log. The body shape depends on
- * the endpoint, because the contract gives each its own (see `ErrorStyle` in routes.ts).
+ * the endpoint, because the contract gives each its own (see `ErrorStyle` in routes.ts). A
+ * {@link TransientError} (an outage the adapters met) is a 503 the caller may retry.
  */
 import {
   CapabilityError,
@@ -15,11 +16,11 @@ import {
   PayloadTooLargeError,
   PaymentRequiredError,
   ServiceUnavailableError,
+  TransientError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#domain/errors';
-import { isTransientInfrastructureError } from '#adapters/transient-errors';
 import type { ErrorStyle } from './routes.ts';
 
 /** A response before serialization. */
@@ -49,7 +50,8 @@ export const statusOf = (err: DomainError): number => STATUS.find(([cls]) => err
 
 /** Turns any thrown value into the response of an endpoint with the given error style. */
 export const errorResponse = (err: unknown, style: ErrorStyle): HttpResult => {
-  if (!(err instanceof DomainError) && isTransientInfrastructureError(err)) {
+  // The adapters raise every passing infrastructure failure as a TransientError at their ports.
+  if (err instanceof TransientError) {
     return errorResponse(new ServiceUnavailableError('A backing store is unavailable; retry later.'), style);
   }
   if (!(err instanceof DomainError)) {

@@ -10,7 +10,6 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ExecutionError, ServiceUnavailableError, UnauthorizedError, type DomainError } from '#domain/errors';
 import { fromAuthorizerContext, isUndecided, type AuthorizerContext, type Principal } from '#domain/auth/principal';
-import { maxResponseBytesOf } from '#composition/config';
 import { errorResponse, type HttpResult } from './http-errors.ts';
 import { logger } from './observability.ts';
 import type { RawParams, RouteContract } from './contracts.ts';
@@ -54,6 +53,18 @@ export const COMPRESS_MIN_BYTES = 8 * 1024;
  */
 export type TooLargeExplainer = (result: HttpResult, size: { readonly sentBytes: number; readonly maxBytes: number; readonly compressed: boolean }) => DomainError;
 
+/** What a deployment tells every handler, built once by the composition root at cold start. */
+export interface HttpSettings {
+  /** The largest answer the platform carries (Lambda's response limit); undefined: no limit. */
+  readonly maxResponseBytes?: number | undefined;
+}
+
+/** A route's own options besides its contract and body. */
+export interface HttpHandlerOptions extends HttpSettings {
+  /** The route's error for an answer above the response limit (see {@link TooLargeExplainer}). */
+  readonly tooLarge?: TooLargeExplainer | undefined;
+}
+
 /** Whether the request's Accept-Encoding admits gzip (a `q=0` refuses it). */
 export const acceptsGzip = (event: Pick<ApiEvent, 'headers'>): boolean =>
   (header(event, 'accept-encoding') ?? '')
@@ -96,10 +107,11 @@ const readBody = <B>(event: ApiEvent, contract: RouteContract<B, unknown, unknow
  *
  * @param contract - the route's contract (`contracts.ts`); its `id` names the route in ROUTES
  * @param body - the handler's work; returns the response, throws DomainErrors for 4xx
- * @param tooLarge - the route's error for an answer above the response limit (see {@link TooLargeExplainer})
+ * @param options - the deployment's settings and the route's error for an answer above the response limit
  */
-export const httpHandler = <B, Q, R>(contract: RouteContract<B, Q, R>, body: (request: ApiRequest<B, Q>) => Promise<ApiAnswer<R>>, tooLarge?: TooLargeExplainer) => {
+export const httpHandler = <B, Q, R>(contract: RouteContract<B, Q, R>, body: (request: ApiRequest<B, Q>) => Promise<ApiAnswer<R>>, options: HttpHandlerOptions = {}) => {
   const route = routeById(contract.id);
+  const { maxResponseBytes, tooLarge } = options;
   return middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>({ timeoutEarlyInMillis: 0 })
     .use({
       onError: async (request) => {
@@ -138,9 +150,11 @@ export const httpHandler = <B, Q, R>(contract: RouteContract<B, Q, R>, body: (re
       });
       const gzip = acceptsGzip(event);
       const { lambda, sentBytes } = encodeResult(result, gzip);
-      const maxBytes = maxResponseBytesOf();
-      if (maxBytes !== undefined && sentBytes > maxBytes) {
-        throw tooLarge?.(result, { sentBytes, maxBytes, compressed: gzip }) ?? new ExecutionError(`the answer (${sentBytes} bytes) is larger than a response can carry (${maxBytes} bytes)`);
+      if (maxResponseBytes !== undefined && sentBytes > maxResponseBytes) {
+        throw (
+          tooLarge?.(result, { sentBytes, maxBytes: maxResponseBytes, compressed: gzip }) ??
+          new ExecutionError(`the answer (${sentBytes} bytes) is larger than a response can carry (${maxResponseBytes} bytes)`)
+        );
       }
       return lambda;
     });

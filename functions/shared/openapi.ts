@@ -6,7 +6,7 @@
  */
 import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
-import { SESSION_COOKIE } from '#domain/auth/session';
+import { SESSION_COOKIE } from '#domain/core/session';
 import { bodySchemaOf, CONTRACTS, statusesOf } from './contracts.ts';
 import { ROUTES, type RouteDefinition } from './routes.ts';
 import { openLineageComponents } from './schemas/openlineage-openapi.ts';

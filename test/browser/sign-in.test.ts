@@ -5,7 +5,7 @@
  * cookie signs in by itself, may read events, is told where it needs a key, and is left on sign-out.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSessionToken } from '#domain/auth/session';
+import { createSessionToken } from '#domain/core/session';
 import { sessionSecretFor } from '#local/home';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { browserStorage, signIn } from '../helpers/console-page.ts';

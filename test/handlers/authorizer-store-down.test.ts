@@ -5,7 +5,7 @@
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateApiKey } from '#domain/auth/api-key';
+import { generateApiKey } from '#domain/core/api-key';
 import { UNAVAILABLE_CONTEXT } from '#domain/auth/principal';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';

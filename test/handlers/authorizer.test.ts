@@ -6,8 +6,8 @@
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { generateApiKey } from '#domain/auth/api-key';
-import { createSessionToken, SESSION_COOKIE } from '#domain/auth/session';
+import { generateApiKey } from '#domain/core/api-key';
+import { createSessionToken, SESSION_COOKIE } from '#domain/core/session';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { authorizerEvent } from '../helpers/events.ts';

@@ -7,7 +7,7 @@
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { ApiKeyRecord, Org } from '#domain/orgs/org';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
-import type { Engine } from '#domain/orgs/plans';
+import type { Engine } from '#domain/core/plans';
 
 /** Calls made to a store, by method name. */
 export type CallCounts = Record<string, number>;

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { generateApiKey, hashSecret } from '#domain/auth/api-key';
-import { createSessionToken, SESSION_COOKIE } from '#domain/auth/session';
+import { generateApiKey, hashSecret } from '#domain/core/api-key';
+import { createSessionToken, SESSION_COOKIE } from '#domain/core/session';
 import { createSession, revokeKey } from '#domain/orgs/manage';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { samplePath } from '../helpers/events.ts';

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { queryJob } from '#domain/lineage-capture/query-job';
+import { queryJob } from '#domain/core/query-job';
 import { analyzeSql } from '#domain/sql/analyze';
 import { storesAt } from '../helpers/stores.ts';
 import { routedApi, RUN_TIMEOUT_MS, type RoutedApi, type RoutedBody } from './routed-api.ts';

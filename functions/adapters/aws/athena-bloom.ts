@@ -22,7 +22,7 @@ import type { BloomEngine } from '#domain/bloom/ports';
 import { qualifyTables, quoteTrino, resultsTableAs } from '#domain/bloom/qualify';
 import { ExecutionError, ValidationError } from '#domain/errors';
 import type { TabularResult } from '#domain/lake/engine';
-import { catalogNameForOrg, type TableName } from '#domain/lake/names';
+import { catalogNameForOrg, type TableName } from '#domain/core/names';
 import { glueDatabaseName } from './glue-catalog.ts';
 
 /** What the adapter needs from the deployment. */

@@ -6,7 +6,7 @@
  * record says so. Spark's heap is set so heap plus its default memory overhead (10 %, at least
  * 384 MB) fits the worker.
  */
-import { requestedVcpus, type MachineType, type SparkResourceRequest } from '#domain/runs/machine-types';
+import { requestedVcpus, type MachineType, type SparkResourceRequest } from '#domain/core/machine-types';
 import type { ComputeUsed, MachineSize } from '#domain/runs/run';
 
 /** Largest worker memory (GB) EMR Serverless supports per vCPU count. */

@@ -8,9 +8,9 @@
  */
 import { CancelJobRunCommand, StartJobRunCommand, type EMRServerlessClient } from '@aws-sdk/client-emr-serverless';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { catalogNameForOrg } from '#domain/lake/names';
+import { catalogNameForOrg } from '#domain/core/names';
 import { jobSpecDocument } from '#domain/runs/job-spec';
-import type { SparkResourceRequest } from '#domain/runs/machine-types';
+import type { SparkResourceRequest } from '#domain/core/machine-types';
 import type { SparkEngine, SparkJob, SparkSubmission } from '#domain/runs/ports';
 import type { ComputeUsed, EngineHandle, RunOutcome } from '#domain/runs/run';
 import { runExecutionPolicy } from './emr-serverless-policy.ts';

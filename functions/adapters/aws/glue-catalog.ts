@@ -6,7 +6,7 @@
  */
 import { GetTableCommand, GetTablesCommand, EntityNotFoundException, paginateGetDatabases, type GlueClient } from '@aws-sdk/client-glue';
 import type { Catalog, CatalogTable } from '#domain/lake/ports';
-import { catalogNameForOrg, type TableName } from '#domain/lake/names';
+import { catalogNameForOrg, type TableName } from '#domain/core/names';
 
 /** The Glue database of an org's namespace. */
 export const glueDatabaseName = (orgId: string, namespace: string): string => `${catalogNameForOrg(orgId)}__${namespace}`;

@@ -7,7 +7,7 @@
  * location could not open another org's files.
  */
 import { AssumeRoleCommand, type STSClient } from '@aws-sdk/client-sts';
-import { catalogNameForOrg } from '#domain/lake/names';
+import { catalogNameForOrg } from '#domain/core/names';
 import { sandboxSessionPolicy } from './sandbox-session-policy.ts';
 import type { SandboxCredentialIssuer, SandboxScope, ScopedCredentials } from './polars-sandbox-transport.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { EngineTable } from '#domain/lake/engine';
 import type { EngineSizing } from '#domain/lake/sandbox';
-import { DEFAULT_CATALOG } from '#domain/lake/names';
+import { DEFAULT_CATALOG } from '#domain/core/names';
 import { sqlIdent, sqlString } from './instance.ts';
 
 /**

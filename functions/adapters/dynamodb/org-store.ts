@@ -7,7 +7,7 @@ import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocume
 import { ConflictError, NotFoundError } from '#domain/errors';
 import type { Org } from '#domain/orgs/org';
 import type { OrgStore } from '#domain/orgs/ports';
-import type { Engine } from '#domain/orgs/plans';
+import type { Engine } from '#domain/core/plans';
 
 /** DynamoDB-backed {@link OrgStore}. */
 export class DynamoOrgStore implements OrgStore {

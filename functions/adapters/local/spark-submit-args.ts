@@ -4,7 +4,7 @@
  * machine (one JVM runs the driver and the executor threads, `local[N]`), and the command line and
  * environment of the child process. Pure functions, so the sizing rules are unit-tested.
  */
-import { requestedVcpus, type SparkResourceRequest } from '#domain/runs/machine-types';
+import { requestedVcpus, type SparkResourceRequest } from '#domain/core/machine-types';
 import type { ComputeUsed } from '#domain/runs/run';
 
 /** What this machine offers and what one run may take of it. */

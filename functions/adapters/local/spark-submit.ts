@@ -16,7 +16,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { jobSpecDocument } from '#domain/runs/job-spec';
 import { outcomeFromResult } from '#domain/runs/job-result';
-import type { SparkResourceRequest } from '#domain/runs/machine-types';
+import type { SparkResourceRequest } from '#domain/core/machine-types';
 import type { OutcomeListener, SparkEngine, SparkJob, SparkSubmission, StartListener } from '#domain/runs/ports';
 import type { ComputeUsed, EngineHandle, Run, RunOutcome } from '#domain/runs/run';
 import { isSameProcess, processStartTicks, signalGroup, stopGroup } from './spark-process.ts';

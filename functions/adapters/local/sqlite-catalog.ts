@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Catalog, CatalogTable } from '#domain/lake/ports';
-import { catalogNameForOrg, type TableName } from '#domain/lake/names';
+import { catalogNameForOrg, type TableName } from '#domain/core/names';
 import { openDuckDB, sqlString } from '../duckdb/instance.ts';
 
 /** SQLite-backed {@link Catalog}. */

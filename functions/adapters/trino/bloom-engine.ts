@@ -12,7 +12,7 @@ import type { BloomAnswer, BloomHandle, BloomQuery, BloomQueryLimits, BloomStatu
 import type { BloomEngine } from '#domain/bloom/ports';
 import { qualifyTables, quoteTrino, resultsTableAs } from '#domain/bloom/qualify';
 import { ExecutionError, ValidationError } from '#domain/errors';
-import { catalogNameForOrg, type TableName } from '#domain/lake/names';
+import { catalogNameForOrg, type TableName } from '#domain/core/names';
 import type { TrinoClient, TrinoOutcome, TrinoStatement } from './client.ts';
 import { ADMIN_USER } from './server.ts';
 

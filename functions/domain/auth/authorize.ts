@@ -7,9 +7,9 @@
  */
 import type { ApiKeyRecord } from '../orgs/org.ts';
 import type { KeyStore, OrgStore } from '../orgs/ports.ts';
-import { parseApiKey, secretMatches } from './api-key.ts';
+import { parseApiKey, secretMatches } from '../core/api-key.ts';
 import type { Principal } from './principal.ts';
-import { findSessionCookie, verifySessionToken } from './session.ts';
+import { findSessionCookie, verifySessionToken } from '../core/session.ts';
 
 /** How long a fetched key record is trusted before it is read again, unless configured otherwise. */
 export const KEY_CACHE_TTL_MS = 30_000;

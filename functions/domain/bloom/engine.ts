@@ -3,7 +3,7 @@
  * What the bloom engine (its port, `BloomEngine`, is in `ports.ts`) is given and answers: one
  * statement, where a started one lives, its state, and the rows of a statement run to its end.
  */
-import type { TableName } from '../lake/names.ts';
+import type { TableName } from '../core/names.ts';
 import type { TabularResult } from '../lake/engine.ts';
 
 /** One statement for bloom, already through the SQL firewall in Trino mode. */

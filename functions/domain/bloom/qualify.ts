@@ -9,7 +9,7 @@
  * session catalog, so a reference that was not rewritten cannot resolve anywhere.
  */
 import { ValidationError } from '../errors.ts';
-import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, type TableName } from '../core/names.ts';
 import { asciiLower, lexSql, type Token } from '../sql/lexer.ts';
 
 /** The engine's name of one of the org's tables (already quoted as the engine needs it). */

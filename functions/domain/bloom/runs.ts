@@ -8,12 +8,12 @@
  * statement's state and ends the run when the statement has ended (the caller polls anyway, and
  * both Athena and the local Trino keep the state to ask for).
  */
-import { qualifiedName } from '../lake/names.ts';
+import { qualifiedName } from '../core/names.ts';
 import type { LoadedTable } from '../lake/query-tables.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
-import type { JobIdentity } from '../lineage-capture/query-job.ts';
+import type { JobIdentity } from '../core/query-job.ts';
 import type { Org } from '../orgs/org.ts';
-import { requireComputeAccess } from '../orgs/plans.ts';
+import { requireComputeAccess } from '../core/plans.ts';
 import { abortRun } from '../runs/abort.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { finishRun } from '../runs/finish.ts';

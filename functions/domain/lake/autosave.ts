@@ -5,8 +5,8 @@
  * result of a lineage job is found by its name. While that table exists, the same query is
  * answered from it instead of being run again.
  */
-import type { TableName } from './names.ts';
-import type { JobIdentity } from '../lineage-capture/query-job.ts';
+import type { TableName } from '../core/names.ts';
+import type { JobIdentity } from '../core/query-job.ts';
 
 /** The namespace holding autosaved results. Other writers should treat it as reserved. */
 export const AUTOSAVE_NAMESPACE = 'autosave';

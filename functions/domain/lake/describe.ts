@@ -4,7 +4,7 @@
  * returns. Sizes and counts come from the current snapshot's summary, which every Iceberg writer
  * maintains; byte and record counts are strings because they can exceed JSON's safe integers.
  */
-import type { TableName } from './names.ts';
+import type { TableName } from '../core/names.ts';
 
 /** One column of the current schema. */
 export interface ColumnDescription {

@@ -5,7 +5,7 @@
  * result with JSON-safe values. The DuckDB adapter implements the port
  * (`functions/adapters/duckdb/engine.ts`); the use cases never see an engine's own API.
  */
-import type { TableName } from './names.ts';
+import type { TableName } from '../core/names.ts';
 
 /** Rows with their column names and engine type names, every value already JSON-safe. */
 export interface TabularResult {

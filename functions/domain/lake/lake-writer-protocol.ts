@@ -6,7 +6,7 @@
  */
 import { ExecutionError, ValidationError } from '../errors.ts';
 import type { LakeWrite, LakeWriteResult, LakeWriter } from './ports.ts';
-import type { TableName } from './names.ts';
+import type { TableName } from '../core/names.ts';
 
 /** The lake writer's answer to one request. */
 export interface LakeWriterAnswer {

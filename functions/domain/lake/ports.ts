@@ -5,7 +5,7 @@
  * reads lake tables (DuckDB), and the scratch space results pass through on their way into the lake.
  */
 import type { EngineRequest, EngineResult } from './engine.ts';
-import type { TableName } from './names.ts';
+import type { TableName } from '../core/names.ts';
 
 /** A table the catalog knows, with its current metadata file. */
 export interface CatalogTable extends TableName {

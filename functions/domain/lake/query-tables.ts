@@ -6,8 +6,8 @@
  */
 import type { CatalogTable, LakeStorage } from './ports.ts';
 import { describeTable, type TableDescription } from './describe.ts';
-import { DEFAULT_CATALOG, type TableName } from './names.ts';
-import type { LakeDataset } from '../lineage-capture/datasets.ts';
+import { DEFAULT_CATALOG, type TableName } from '../core/names.ts';
+import type { LakeDataset } from '../core/lake-dataset.ts';
 import type { QualifiedName, ResolveTable, TableRef } from '../sql/types.ts';
 import type { EngineTable } from './engine.ts';
 

@@ -5,7 +5,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { Catalog, LakeStorage } from './ports.ts';
 import { describeTable, type TableDescription } from './describe.ts';
-import { checkIdentifier, DEFAULT_CATALOG, type TableName } from './names.ts';
+import { checkIdentifier, DEFAULT_CATALOG, type TableName } from '../core/names.ts';
 
 /**
  * A table in a listing. `namespace` and `table` are the describe route's path parameters

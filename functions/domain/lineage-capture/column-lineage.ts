@@ -14,39 +14,19 @@
  * (`runs/submit.ts`, kept on the run, so the functions that end runs do not bundle the parser).
  */
 import { analyzeQuery, Dialect, generate, init, isInitialized, openLineageColumnLineage, outputColumnsWithSchema, parse, type ColumnUseContext } from '@polyglot-sql/sdk';
-import { DEFAULT_CATALOG } from '../lake/names.ts';
+import { DEFAULT_CATALOG } from '../core/names.ts';
 import { ownTargetQuery } from '../routing/own-target.ts';
 import { lexSql } from '../sql/lexer.ts';
 import { SQL_DIALECTS, type SqlDialect, type StatementType } from '../sql/types.ts';
-import { datasetIdentity, type LakeDataset } from './datasets.ts';
+import type { LakeDataset } from '../core/lake-dataset.ts';
+import { datasetIdentity } from './datasets.ts';
+import type { ColumnLineageFacet, InputField, Transformation } from './column-lineage-facet.ts';
 import { facet, PRODUCER } from './facets.ts';
 import type { QueryOutput, QueryRun } from './run-events.ts';
 
 if (!isInitialized()) await init();
 
-/** One transformation of an input field. */
-export interface Transformation {
-  readonly type: 'DIRECT' | 'INDIRECT';
-  readonly subtype: string;
-  readonly description: string;
-  readonly masking: boolean;
-}
-
-/** An input field of the facet. */
-export interface InputField {
-  readonly namespace: string;
-  readonly name: string;
-  readonly field: string;
-  readonly transformations: readonly Transformation[];
-}
-
-/** The `columnLineage` facet. */
-export interface ColumnLineageFacet {
-  readonly _producer: string;
-  readonly _schemaURL: string;
-  readonly fields: Readonly<Record<string, { readonly inputFields: readonly InputField[] }>>;
-  readonly dataset: readonly InputField[];
-}
+export type { ColumnLineageFacet, InputField, Transformation };
 
 /** What the facet is built from. */
 export interface ColumnLineageRequest {

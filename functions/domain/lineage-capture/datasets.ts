@@ -7,26 +7,13 @@
  * write in SQL (`lakeline.<namespace>.<table>`) rides along as a `symlinks` TABLE identifier, and
  * the catalog as a `catalog` facet.
  */
-import { DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
+import type { LakeDataset } from '../core/lake-dataset.ts';
+import { DEFAULT_CATALOG } from '../core/names.ts';
 import { datasetIdentity } from './dataset-identity.ts';
 import { facet } from './facets.ts';
 
-/** A column as the schema facet lists it. */
-export interface DatasetField {
-  readonly name: string;
-  readonly type: string;
-}
-
 /** Which Iceberg catalog holds the tables (the `catalog` facet's `type`). */
 export type CatalogKind = 'jdbc' | 'glue';
-
-/** A lake table, as lineage describes it. */
-export interface LakeDataset {
-  readonly table: TableName;
-  /** The table's root location (`file:///…` or `s3://bucket/…`). */
-  readonly location: string;
-  readonly fields: readonly DatasetField[];
-}
 
 export { datasetIdentity };
 

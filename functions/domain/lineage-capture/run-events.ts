@@ -4,8 +4,9 @@
  * and output statistics) or FAIL (with the error). Every event of a run repeats the job's facets,
  * so each one stands alone in the events listing.
  */
-import type { ColumnLineageFacet } from './column-lineage.ts';
-import { datasetOf, type CatalogKind, type LakeDataset } from './datasets.ts';
+import type { ColumnLineageFacet } from './column-lineage-facet.ts';
+import type { LakeDataset } from '../core/lake-dataset.ts';
+import { datasetOf, type CatalogKind } from './datasets.ts';
 import { facet, LAKELINE_VERSION, PRODUCER, RUN_EVENT_SCHEMA_URL } from './facets.ts';
 
 /** What lineage knows about a query run from its start. */

@@ -26,7 +26,7 @@ import {
   type DatasetContribution,
   type ModelEvent,
 } from './merge.ts';
-import type { DatasetSetAdd, IndexEntry, LineageModel, LineageModelStore, Versioned } from './ports.ts';
+import type { DatasetSetAdd, IndexEntry, LineageModelReader, LineageModelWriter, LineageModelWrites, Versioned } from './ports.ts';
 import { mergeTags } from './tags.ts';
 import { emptyJobHead, ordOf, type DatasetRecord, type DatasetRef, type JobHeadRecord, type NamespaceRecord, type RunRecord } from './records.ts';
 
@@ -50,7 +50,7 @@ const MAX_ATTEMPTS = 50;
  * @param events - stored events in any order (duplicates allowed), e.g. a DynamoDB Streams batch
  * @throws when the store fails; the whole batch may then be applied again
  */
-export async function applyEventsToLineageModel(store: LineageModelStore, orgId: string, events: readonly ModelEvent[]): Promise<ApplySummary> {
+export async function applyEventsToLineageModel(store: Pick<LineageModelWrites, 'modelsToWrite'>, orgId: string, events: readonly ModelEvent[]): Promise<ApplySummary> {
   const models = await store.modelsToWrite(orgId);
   let summary: ApplySummary | undefined;
   for (const model of models) summary = await applyEventsToModel(model, events);
@@ -73,7 +73,7 @@ interface Counters {
  * — also when it fails part way, since what it wrote before failing stays. See
  * {@link applyEventsToLineageModel}.
  */
-export async function applyEventsToModel(model: LineageModel, events: readonly ModelEvent[]): Promise<ApplySummary> {
+export async function applyEventsToModel(model: LineageModelWriter, events: readonly ModelEvent[]): Promise<ApplySummary> {
   let summary: ApplySummary;
   try {
     summary = await mergeEvents(model, events);
@@ -85,7 +85,7 @@ export async function applyEventsToModel(model: LineageModel, events: readonly M
   return summary;
 }
 
-async function mergeEvents(model: LineageModel, events: readonly ModelEvent[]): Promise<ApplySummary> {
+async function mergeEvents(model: LineageModelWriter, events: readonly ModelEvent[]): Promise<ApplySummary> {
   const unique = [...new Map(events.map((e) => [e.id, e])).values()];
   const counters: Counters = { conflicts: 0 };
 
@@ -120,7 +120,7 @@ async function mergeEvents(model: LineageModel, events: readonly ModelEvent[]): 
 }
 
 /** Merges the batch's runs into the stored ones (compare-and-set, re-read on conflict). */
-async function mergeRunRecords(model: LineageModel, batchRuns: ReadonlyMap<string, RunRecord>, counters: Counters): Promise<RunChange[]> {
+async function mergeRunRecords(model: LineageModelWriter, batchRuns: ReadonlyMap<string, RunRecord>, counters: Counters): Promise<RunChange[]> {
   const changes: RunChange[] = [];
   let pending = [...batchRuns.keys()];
   for (let attempt = 0; pending.length > 0; attempt++) {
@@ -167,7 +167,7 @@ const entryKey = (e: IndexEntry): string =>
  * written for a time a concurrent consumer has since moved the run away from is deleted again.
  * Readers check entries against the runs anyway, so a leftover is never shown.
  */
-async function writeIndexEntries(model: LineageModel, changes: readonly RunChange[]): Promise<void> {
+async function writeIndexEntries(model: LineageModelWriter, changes: readonly RunChange[]): Promise<void> {
   const runOfEntry = new Map<string, string>();
   const wanted: IndexEntry[] = [];
   for (const change of changes) {
@@ -209,7 +209,7 @@ interface Contributions {
 }
 
 async function mergeDatasetRecords(
-  model: LineageModel,
+  model: LineageModelWriter,
   events: readonly Contributions[],
   previousHeads: ReadonlyMap<string, Versioned<JobHeadRecord>>,
   counters: Counters,
@@ -254,7 +254,7 @@ async function mergeDatasetRecords(
     const stored = await model.getDatasets(pending);
     const retry: string[] = [];
     const links: DatasetSetAdd[] = [];
-    const listings: Array<Parameters<LineageModel['putDatasetListing']>[0]> = [];
+    const listings: Array<Parameters<LineageModelWriter['putDatasetListing']>[0]> = [];
     const writes: Array<{ id: string; after: DatasetRecord; rev: number | null }> = [];
     for (const id of pending) {
       const incoming = (batch.get(id) as DatasetBatch).record;
@@ -328,7 +328,7 @@ function columnLineageInputRefs(facet: unknown): Array<QualifiedName & { dataset
  * whatever order events arrive in (the model's merges are order-independent, ADR 0031); the view
  * shows it no earlier than the first event time (`namespaceView`).
  */
-async function mergeNamespaces(model: LineageModel, events: readonly Contributions[], counters: Counters): Promise<void> {
+async function mergeNamespaces(model: LineageModelWriter, events: readonly Contributions[], counters: Counters): Promise<void> {
   const seen = new Map<string, { min: string; max: string }>();
   const note = (namespace: string, time: string) => {
     const t = seen.get(namespace);
@@ -384,7 +384,7 @@ const currentVersionOf = (run: RunRecord): Pick<JobHeadRecord, 'inputs' | 'outpu
 
 /** A job's latest live run at or before a bound, from its order entries checked against the runs. */
 export async function latestLiveRun(
-  model: LineageModel,
+  model: Pick<LineageModelReader, 'listRunOrder' | 'getRuns'>,
   jobId: string,
   before?: string,
 ): Promise<{ readonly run: RunRecord; readonly rev: number } | undefined> {
@@ -411,7 +411,7 @@ export async function latestLiveRun(
  * always loses its compare-and-set and looks again.
  */
 async function updateJobHeads(
-  model: LineageModel,
+  model: LineageModelWriter,
   jobTimes: ReadonlyMap<string, { job: QualifiedName; min: string; max: string }>,
   runChanges: readonly RunChange[],
   counters: Counters,
@@ -445,7 +445,7 @@ async function updateJobHeads(
 
 /** A job's next head, from its stored head and the batch's changes to its runs. */
 async function nextHead(
-  model: LineageModel,
+  model: LineageModelWriter,
   jobId: string,
   previous: JobHeadRecord | undefined,
   times: { job: QualifiedName; min: string; max: string },

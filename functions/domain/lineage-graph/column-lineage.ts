@@ -14,7 +14,7 @@
 import { answerForReadings } from './resolve-node-id.ts';
 import { NotFoundError } from '../errors.ts';
 import { datasetFieldNodeId, datasetIdOf, jobIdOf, type NodeId, type QualifiedName } from './ids.ts';
-import type { LineageModel, LineageModelStore } from './ports.ts';
+import type { LineageModelReader, LineageModelReads } from './ports.ts';
 import type { DatasetColumnLineage } from './records.ts';
 import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import { laterEntry, type FacetEntry } from './facets.ts';
@@ -165,13 +165,13 @@ const groupFacet = (group: { readonly members: readonly DatasetColumnLineage[] }
 };
 
 /** The column-lineage graph. @throws {NotFoundError} for an unknown dataset or column */
-export async function columnLineageGraph(store: LineageModelStore, orgId: string, query: ColumnLineageQuery): Promise<ColumnLineageGraphView> {
+export async function columnLineageGraph(store: LineageModelReads, orgId: string, query: ColumnLineageQuery): Promise<ColumnLineageGraphView> {
   const model = await store.model(orgId);
   return answerForReadings(model, query.nodeId, query.otherReadings, (nodeId) => columnGraph(model, query, nodeId));
 }
 
 /** The column graph of one field, dataset or job node. @throws {NotFoundError} for an unknown node */
-async function columnGraph(model: LineageModel, query: ColumnLineageQuery, nodeId: NodeId): Promise<ColumnLineageGraphView> {
+async function columnGraph(model: LineageModelReader, query: ColumnLineageQuery, nodeId: NodeId): Promise<ColumnLineageGraphView> {
   const resolver = new DatasetResolver<DatasetColumnLineage>((ids) => model.getDatasetColumnLineage(ids));
   const what = nodeId.type === 'DATASET_FIELD' ? `column ${nodeId.namespace}:${nodeId.name}:${nodeId.field}` : `${nodeId.type === 'JOB' ? 'job' : 'dataset'} ${nodeId.namespace}:${nodeId.name}`;
   // A job's column lineage is its current outputs' (Marquez: the fields of the job's datasets).
@@ -322,7 +322,7 @@ function render(
 }
 
 /** Column lineage of a dataset for Marquez's `Dataset.columnLineage`: inputs per column, names resolved. */
-export async function datasetColumnLineage(model: LineageModel, facet: unknown): Promise<Array<{ name: string; inputFields: Array<{ namespace: string; dataset: string; field: string; transformationDescription: string | null; transformationType: string | null }> }> | null> {
+export async function datasetColumnLineage(model: LineageModelReader, facet: unknown): Promise<Array<{ name: string; inputFields: Array<{ namespace: string; dataset: string; field: string; transformationDescription: string | null; transformationType: string | null }> }> | null> {
   if (facet === undefined || facet === null) return null;
   const parsed = parseColumnLineage(facet);
   const resolver = DatasetResolver.forLinks(model);

@@ -17,7 +17,7 @@ import { answerForReadings, resolveNodeId } from './resolve-node-id.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { latestLiveRun } from './apply.ts';
 import { datasetIdOf, datasetNodeId, datasetVersionIdOf, jobIdOf, jobNodeId, type NodeId, type QualifiedName } from './ids.ts';
-import type { LineageModel, LineageModelStore } from './ports.ts';
+import type { LineageModelReader, LineageModelReads } from './ports.ts';
 import { emptyJobHead, ordOf, type DatasetLinks, type DatasetNode, type DatasetRef, type JobHeadRecord, type RunRecord } from './records.ts';
 import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import {
@@ -86,7 +86,7 @@ interface JobVersion {
 type VersionSource = (jobIds: readonly string[]) => Promise<Map<string, JobVersion>>;
 
 const currentVersions =
-  (model: LineageModel): VersionSource =>
+  (model: LineageModelReader): VersionSource =>
   async (jobIds) => {
     const heads = await model.getJobHeads(jobIds);
     const out = new Map<string, JobVersion>();
@@ -97,7 +97,7 @@ const currentVersions =
 const refsOf = (datasets: RunRecord['inputs']): DatasetRef[] => Object.entries(datasets).map(([id, d]) => ({ id, namespace: d.namespace, name: d.name }));
 
 const versionsAt =
-  (model: LineageModel, asOf: string): VersionSource =>
+  (model: LineageModelReader, asOf: string): VersionSource =>
   async (jobIds) => {
     const out = new Map<string, JobVersion>();
     const found = await Promise.all(jobIds.map(async (id) => [id, await latestLiveRun(model, id, `${asOf}|~`)] as const));
@@ -110,7 +110,7 @@ const versionsAt =
 const intersects = (refs: readonly DatasetRef[], ids: ReadonlySet<string>): boolean => refs.some((r) => ids.has(r.id));
 
 /** Reads the lineage graph of an organization. @throws {NotFoundError} for an unknown node or run */
-export async function lineageGraph(store: LineageModelStore, orgId: string, query: LineageGraphQuery): Promise<LineageGraphView> {
+export async function lineageGraph(store: LineageModelReads, orgId: string, query: LineageGraphQuery): Promise<LineageGraphView> {
   const model = await store.model(orgId);
   // With a run, the node only has to be part of it: the reading that exists is the one meant.
   if (query.runId !== undefined) return runGraph(model, query.runId, query.nodeId && (await resolveNodeId(model, query.nodeId, query.otherReadings)));
@@ -119,7 +119,7 @@ export async function lineageGraph(store: LineageModelStore, orgId: string, quer
 }
 
 /** The graph around one job or dataset node. @throws {NotFoundError} for an unknown node */
-async function nodeGraph(model: LineageModel, query: LineageGraphQuery, nodeId: NodeId): Promise<LineageGraphView> {
+async function nodeGraph(model: LineageModelReader, query: LineageGraphQuery, nodeId: NodeId): Promise<LineageGraphView> {
   const resolver = nodeResolver(model);
   const versions = query.asOf === undefined ? currentVersions(model) : versionsAt(model, query.asOf);
   const when = query.asOf === undefined ? '' : ` at ${query.asOf}`;
@@ -218,7 +218,7 @@ const graphHasDataset = (jobs: ReadonlyMap<string, JobVersion>, group: DatasetGr
 /** Groups whose names were read with their records (one read per name serves traversal and node data). */
 type NodeGroup = DatasetGroup<DatasetNode>;
 type NodeResolver = DatasetResolver<DatasetNode>;
-const nodeResolver = (model: LineageModel): NodeResolver => new DatasetResolver<DatasetNode>((ids) => model.getDatasetNodes(ids));
+const nodeResolver = (model: LineageModelReader): NodeResolver => new DatasetResolver<DatasetNode>((ids) => model.getDatasetNodes(ids));
 
 /** A dataset group's node data: its names' records merged. */
 const datasetNodeData = (group: NodeGroup): DatasetDataView =>
@@ -232,7 +232,7 @@ const byEdge = (a: EdgeView, b: EdgeView): number =>
   a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : a.destination < b.destination ? -1 : a.destination > b.destination ? 1 : 0;
 
 /** Nodes and edges of the jobs found, with their data read once. */
-async function buildGraph(model: LineageModel, resolver: NodeResolver, jobs: ReadonlyMap<string, JobVersion>, direction: Direction, startGroup?: NodeGroup): Promise<LineageGraphView> {
+async function buildGraph(model: LineageModelReader, resolver: NodeResolver, jobs: ReadonlyMap<string, JobVersion>, direction: Direction, startGroup?: NodeGroup): Promise<LineageGraphView> {
   const allIds = [...new Set([...jobs.values()].flatMap((v) => [...v.inputs, ...v.outputs].map((d) => d.id)))];
   const shownIds = new Set([...jobs.values()].flatMap((v) => shownDatasets(v, direction).map((d) => d.id)));
   const headless = [...jobs.values()].filter((v) => v.head === undefined).map((v) => v.jobId);
@@ -294,7 +294,7 @@ const uniqueNames = (names: readonly QualifiedName[]): QualifiedName[] => {
  * The latest version of a dataset (any of its names) written by a run earlier than `before`
  * (an order key), checked against the runs. The version a run read when its producer did not say.
  */
-export async function latestVersionBefore(model: LineageModel, memberIds: Iterable<string>, before: string): Promise<{ datasetId: string; runId: string; ord: string } | undefined> {
+export async function latestVersionBefore(model: LineageModelReader, memberIds: Iterable<string>, before: string): Promise<{ datasetId: string; runId: string; ord: string } | undefined> {
   const candidates = await Promise.all(
     [...memberIds].map(async (datasetId) => {
       let bound = before;
@@ -314,7 +314,7 @@ export async function latestVersionBefore(model: LineageModel, memberIds: Iterab
 }
 
 /** The versions a run read: per input id, the version id of the input's latest version before the run. */
-export async function readVersionsOf(model: LineageModel, resolver: DatasetResolver<DatasetLinks>, run: RunRecord): Promise<Map<string, string>> {
+export async function readVersionsOf(model: LineageModelReader, resolver: DatasetResolver<DatasetLinks>, run: RunRecord): Promise<Map<string, string>> {
   const ids = Object.keys(run.inputs);
   const groups = await resolver.resolve(ids);
   const out = new Map<string, string>();
@@ -332,7 +332,7 @@ export async function readVersionsOf(model: LineageModel, resolver: DatasetResol
 }
 
 /** One run's graph: its job, the datasets it read and wrote, and the versions of each. */
-async function runGraph(model: LineageModel, runId: string, nodeId: NodeId | undefined): Promise<LineageGraphView> {
+async function runGraph(model: LineageModelReader, runId: string, nodeId: NodeId | undefined): Promise<LineageGraphView> {
   const stored = (await model.getRuns([runId])).get(runId)?.value;
   if (stored === undefined || stored.static) throw new NotFoundError(`runId: run ${runId} not found`);
   const run = stored;

@@ -13,7 +13,7 @@ import { datasetColumnLineage } from './column-lineage.ts';
 import { readVersionsOf } from './graph.ts';
 import { datasetIdOf, datasetVersionIdOf, jobIdOf, jobVersionIdOf, type QualifiedName } from './ids.ts';
 import { parentOf } from './merge.ts';
-import type { LineageModel, LineageModelStore, Page } from './ports.ts';
+import type { LineageModelReader, LineageModelReads, Page } from './ports.ts';
 import { ordOf, type DatasetRecord, type JobHeadRecord, type MarquezRunState, type RunRecord } from './records.ts';
 import { DatasetResolver, type DatasetGroup } from './resolve.ts';
 import {
@@ -80,7 +80,7 @@ export interface LineageRunView extends RunView {
 }
 
 /** The org's namespaces by name. */
-export async function listNamespaces(store: LineageModelStore, orgId: string, page: Page): Promise<NamespacesView> {
+export async function listNamespaces(store: LineageModelReads, orgId: string, page: Page): Promise<NamespacesView> {
   const model = await store.model(orgId);
   const { namespaces, total } = await model.listNamespaces(page);
   return { namespaces: namespaces.map(namespaceView), totalCount: total };
@@ -95,12 +95,12 @@ async function resolvedIo(resolver: DatasetResolver, head: Pick<JobHeadRecord, '
 }
 
 /** A run with what it read and wrote. */
-async function runWithVersions(model: LineageModel, resolver: DatasetResolver, run: RunRecord): Promise<RunView> {
+async function runWithVersions(model: LineageModelReader, resolver: DatasetResolver, run: RunRecord): Promise<RunView> {
   return runView(run, runDatasetVersions(run, await readVersionsOf(model, resolver, run)));
 }
 
 /** Jobs in Marquez's shape; `withVersions` reads the latest runs for the versions they read and wrote. */
-async function jobViews(model: LineageModel, heads: readonly JobHeadRecord[], withVersions: boolean): Promise<JobView[]> {
+async function jobViews(model: LineageModelReader, heads: readonly JobHeadRecord[], withVersions: boolean): Promise<JobView[]> {
   const resolver = DatasetResolver.forLinks(model);
   const runs = withVersions ? await model.getRuns(heads.flatMap((h) => (h.run ? [h.run.runId] : []))) : new Map<string, { value: RunRecord }>();
   return Promise.all(
@@ -113,7 +113,7 @@ async function jobViews(model: LineageModel, heads: readonly JobHeadRecord[], wi
 }
 
 /** One namespace. @throws {NotFoundError} */
-export async function getNamespace(store: LineageModelStore, orgId: string, name: string): Promise<NamespaceView> {
+export async function getNamespace(store: LineageModelReads, orgId: string, name: string): Promise<NamespaceView> {
   const model = await store.model(orgId);
   const record = (await model.getNamespaces([name])).get(name)?.value;
   if (!record) throw new NotFoundError(`namespace ${name} not found`);
@@ -121,7 +121,7 @@ export async function getNamespace(store: LineageModelStore, orgId: string, name
 }
 
 /** A namespace's jobs by name, each with its latest run. */
-export async function listJobs(store: LineageModelStore, orgId: string, namespace: string, page: Page): Promise<JobsView> {
+export async function listJobs(store: LineageModelReads, orgId: string, namespace: string, page: Page): Promise<JobsView> {
   const model = await store.model(orgId);
   const { ids, total } = await model.listJobs(namespace, page);
   const heads = await model.getJobHeads(ids);
@@ -130,7 +130,7 @@ export async function listJobs(store: LineageModelStore, orgId: string, namespac
 }
 
 /** One job. @throws {NotFoundError} */
-export async function getJob(store: LineageModelStore, orgId: string, job: QualifiedName): Promise<JobView> {
+export async function getJob(store: LineageModelReads, orgId: string, job: QualifiedName): Promise<JobView> {
   const model = await store.model(orgId);
   const head = (await model.getJobHeads([jobIdOf(job)])).get(jobIdOf(job))?.value;
   if (!head) throw new NotFoundError(`job ${job.namespace}:${job.name} not found`);
@@ -138,7 +138,7 @@ export async function getJob(store: LineageModelStore, orgId: string, job: Quali
 }
 
 /** A job's runs, newest (latest start) first. JobEvent versions are not runs and are left out. @throws {NotFoundError} */
-export async function listJobRuns(store: LineageModelStore, orgId: string, job: QualifiedName, page: Page): Promise<RunsView> {
+export async function listJobRuns(store: LineageModelReads, orgId: string, job: QualifiedName, page: Page): Promise<RunsView> {
   const model = await store.model(orgId);
   const jobId = jobIdOf(job);
   if (!(await model.getJobHeads([jobId])).has(jobId)) throw new NotFoundError(`job ${job.namespace}:${job.name} not found`);
@@ -158,7 +158,7 @@ export async function listJobRuns(store: LineageModelStore, orgId: string, job: 
  * children has no run record: both are 404 here (`/api/v1/lineage-runs/{runId}` shows the latter).
  * @throws {NotFoundError}
  */
-export async function getJobRun(store: LineageModelStore, orgId: string, runId: string): Promise<RunView> {
+export async function getJobRun(store: LineageModelReads, orgId: string, runId: string): Promise<RunView> {
   const model = await store.model(orgId);
   const run = (await model.getRuns([runId])).get(runId)?.value;
   if (run === undefined || run.static) throw new NotFoundError(`run ${runId} not found`);
@@ -166,7 +166,7 @@ export async function getJobRun(store: LineageModelStore, orgId: string, runId: 
 }
 
 /** A dataset group's records, joined, in Marquez's `Dataset` shape. */
-async function datasetView(model: LineageModel, group: DatasetGroup, records: ReadonlyMap<string, DatasetRecord>): Promise<DatasetView> {
+async function datasetView(model: LineageModelReader, group: DatasetGroup, records: ReadonlyMap<string, DatasetRecord>): Promise<DatasetView> {
   const members = [...group.memberIds].flatMap((id) => (records.has(id) ? [records.get(id) as DatasetRecord] : []));
   const merged = mergeDatasetNames(group.name, members);
   const data = datasetDataView(merged);
@@ -179,14 +179,14 @@ async function datasetView(model: LineageModel, group: DatasetGroup, records: Re
   };
 }
 
-async function datasetViews(model: LineageModel, groups: readonly DatasetGroup[]): Promise<DatasetView[]> {
+async function datasetViews(model: LineageModelReader, groups: readonly DatasetGroup[]): Promise<DatasetView[]> {
   const records = await model.getDatasets([...new Set(groups.flatMap((g) => [...g.memberIds]))]);
   const values = new Map([...records].map(([id, v]) => [id, v.value]));
   return Promise.all(groups.map((g) => datasetView(model, g, values)));
 }
 
 /** A namespace's datasets by name (names that resolve to another name are listed under that one). */
-export async function listDatasets(store: LineageModelStore, orgId: string, namespace: string, page: Page): Promise<DatasetsView> {
+export async function listDatasets(store: LineageModelReads, orgId: string, namespace: string, page: Page): Promise<DatasetsView> {
   const model = await store.model(orgId);
   const { ids, total } = await model.listDatasets(namespace, page);
   const groups = await DatasetResolver.forLinks(model).resolve(ids);
@@ -194,7 +194,7 @@ export async function listDatasets(store: LineageModelStore, orgId: string, name
   return { datasets: await datasetViews(model, list), totalCount: total };
 }
 
-async function groupOf(model: LineageModel, dataset: QualifiedName): Promise<DatasetGroup> {
+async function groupOf(model: LineageModelReader, dataset: QualifiedName): Promise<DatasetGroup> {
   const id = datasetIdOf(dataset);
   const group = (await DatasetResolver.forLinks(model).resolve([id])).get(id);
   if (!group) throw new NotFoundError(`dataset ${dataset.namespace}:${dataset.name} not found`);
@@ -202,7 +202,7 @@ async function groupOf(model: LineageModel, dataset: QualifiedName): Promise<Dat
 }
 
 /** One dataset, found by any of its names. @throws {NotFoundError} */
-export async function getDataset(store: LineageModelStore, orgId: string, dataset: QualifiedName): Promise<DatasetView> {
+export async function getDataset(store: LineageModelReads, orgId: string, dataset: QualifiedName): Promise<DatasetView> {
   const model = await store.model(orgId);
   return (await datasetViews(model, [await groupOf(model, dataset)]))[0] as DatasetView;
 }
@@ -212,7 +212,7 @@ export async function getDataset(store: LineageModelStore, orgId: string, datase
  * with the columns and facets that run wrote, so the list is the dataset's schema history.
  * @throws {NotFoundError}
  */
-export async function listDatasetVersions(store: LineageModelStore, orgId: string, dataset: QualifiedName, page: Page): Promise<DatasetVersionsView> {
+export async function listDatasetVersions(store: LineageModelReads, orgId: string, dataset: QualifiedName, page: Page): Promise<DatasetVersionsView> {
   const model = await store.model(orgId);
   const group = await groupOf(model, dataset);
   const members = [...group.memberIds];
@@ -242,7 +242,7 @@ const VERSION_SCAN_PAGE = 1_000;
  * name written and the run that wrote it, so each name's history is scanned newest first for it.
  * @throws {NotFoundError}
  */
-export async function getDatasetVersion(store: LineageModelStore, orgId: string, dataset: QualifiedName, version: string): Promise<DatasetVersionView> {
+export async function getDatasetVersion(store: LineageModelReads, orgId: string, dataset: QualifiedName, version: string): Promise<DatasetVersionView> {
   const model = await store.model(orgId);
   const group = await groupOf(model, dataset);
   const wanted = version.toLowerCase();
@@ -268,7 +268,7 @@ export async function getDatasetVersion(store: LineageModelStore, orgId: string,
  * that never sent events of its own but has children is shown from what the children say of it.
  * @throws {NotFoundError}
  */
-export async function getLineageRun(store: LineageModelStore, orgId: string, runId: string): Promise<LineageRunView> {
+export async function getLineageRun(store: LineageModelReads, orgId: string, runId: string): Promise<LineageRunView> {
   const model = await store.model(orgId);
   const [stored, childEntries] = await Promise.all([model.getRuns([runId]), model.listChildren(runId)]);
   const childRuns = await model.getRuns(childEntries.map((c) => c.runId));

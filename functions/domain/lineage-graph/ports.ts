@@ -2,7 +2,9 @@
  * @module lineage-graph/ports
  * The ports of the lineage read model: where the model of an organization lives
  * ({@link LineageModelStore}, implemented on DynamoDB by `adapters/dynamodb/lineage-model-store.ts`)
- * and where a rebuild reads the stored events from ({@link StoredEventSource}).
+ * and where a rebuild reads the stored events from ({@link StoredEventSource}). The model has two
+ * halves: what readers read ({@link LineageModelReader}) and what the appliers write
+ * ({@link LineageModelWriter}); each use case depends on the half it uses.
  *
  * Writes are compare-and-set on a revision (`put*(record, expectedRev)` answers `null` when the
  * record changed since it was read), so consumers running at the same time converge: the use cases
@@ -69,37 +71,25 @@ export interface IdPage {
 }
 
 /**
- * One organization's lineage model in one generation. The models a consumer writes
- * ({@link LineageModelStore.modelsToWrite}) read strongly consistently (compare-and-set needs the
- * latest revision); the one readers get may lag writes by moments. Every key the store writes is
- * scoped to the organization.
+ * What the readers (graph, objects, search, column lineage) read of one organization's lineage
+ * model in one generation. The model readers get may lag writes by moments. Every key the store
+ * reads is scoped to the organization.
  */
-export interface LineageModel {
+export interface LineageModelReader {
   getRuns(runIds: readonly string[]): Promise<Map<string, Versioned<RunRecord>>>;
-  /** Writes a run if its revision is still `expectedRev` (`null`: it must not exist); the new revision, or `null` on a conflict. */
-  putRun(run: RunRecord, expectedRev: number | null): Promise<number | null>;
-
   getJobHeads(jobIds: readonly string[]): Promise<Map<string, Versioned<JobHeadRecord>>>;
   /** The part of job heads a graph traversal needs. */
   getJobLinks(jobIds: readonly string[]): Promise<Map<string, JobHeadLinks>>;
-  putJobHead(head: JobHeadRecord, expectedRev: number | null): Promise<number | null>;
 
   /** Dataset names that have a record (an event named them). */
   getDatasets(datasetIds: readonly string[]): Promise<Map<string, Versioned<DatasetRecord>>>;
-  putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null>;
   /** Links of dataset names, including names known only as another's symlink target. */
   getDatasetLinks(datasetIds: readonly string[]): Promise<Map<string, DatasetLinks>>;
   /** Links plus the record, without its `columnLineage` facet (what a graph shows of a dataset). */
   getDatasetNodes(datasetIds: readonly string[]): Promise<Map<string, DatasetNode>>;
   /** Links plus the `columnLineage` and `schema` facets. */
   getDatasetColumnLineage(datasetIds: readonly string[]): Promise<Map<string, DatasetColumnLineage>>;
-  /** Adds members to grow-only sets (creating a link-only entry for a name never seen in an event). */
-  addToDatasetSets(adds: readonly DatasetSetAdd[]): Promise<void>;
 
-  /** The entries of `entries` not stored yet. */
-  findMissingEntries(entries: readonly IndexEntry[]): Promise<IndexEntry[]>;
-  putEntries(entries: readonly IndexEntry[]): Promise<void>;
-  deleteEntries(entries: readonly IndexEntry[]): Promise<void>;
   /** A job's run-order entries, newest first. */
   listRunOrder(jobId: string, query: OrderQuery): Promise<OrderEntry[]>;
   countRunOrder(jobId: string, runsOnly: boolean): Promise<number>;
@@ -109,18 +99,9 @@ export interface LineageModel {
   listChildren(parentRunId: string): Promise<Array<{ readonly runId: string; readonly parentJob: QualifiedName }>>;
 
   getNamespaces(names: readonly string[]): Promise<Map<string, Versioned<NamespaceRecord>>>;
-  putNamespace(record: NamespaceRecord, expectedRev: number | null): Promise<number | null>;
   listNamespaces(page: Page): Promise<{ readonly namespaces: readonly NamespaceRecord[]; readonly total: number }>;
-  /** Of these tag names, those already listed. */
-  getTags(names: readonly string[]): Promise<Set<string>>;
-  /** Lists tag names (idempotent; the list only grows). */
-  putTags(names: readonly string[]): Promise<void>;
   /** The org's tag names, by name. */
   listTags(page: Page): Promise<{ readonly tags: readonly string[]; readonly total: number }>;
-  /** Lists a job in its namespace (idempotent). */
-  putJobListing(job: QualifiedName & { readonly jobId: string }): Promise<void>;
-  /** Lists a dataset name in its namespace; `aliased` hides it (it resolves to another name). Idempotent; `aliased` only ever turns on. */
-  putDatasetListing(dataset: QualifiedName & { readonly datasetId: string; readonly aliased: boolean }): Promise<void>;
   /** A namespace's jobs by name. */
   listJobs(namespace: string, page: Page): Promise<IdPage>;
   /** A namespace's dataset names by name, aliased names left out. */
@@ -128,6 +109,36 @@ export interface LineageModel {
 
   /** Every searchable name of the organization (the adapter may serve it from a cache kept fresh incrementally). */
   searchEntries(): Promise<readonly SearchEntry[]>;
+}
+
+/**
+ * What the appliers (`apply.ts`, a rebuild) do to one organization's lineage model in one
+ * generation: the versioned reads a merge starts from, read strongly consistently
+ * (compare-and-set needs the latest revision), and the writes — puts, grow-only sets, index
+ * entries, listings — and the change notice for readers' caches.
+ */
+export interface LineageModelWriter extends Pick<LineageModelReader, 'getRuns' | 'getJobHeads' | 'getDatasets' | 'getNamespaces' | 'listRunOrder'> {
+  /** Writes a run if its revision is still `expectedRev` (`null`: it must not exist); the new revision, or `null` on a conflict. */
+  putRun(run: RunRecord, expectedRev: number | null): Promise<number | null>;
+  putJobHead(head: JobHeadRecord, expectedRev: number | null): Promise<number | null>;
+  putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null>;
+  /** Adds members to grow-only sets (creating a link-only entry for a name never seen in an event). */
+  addToDatasetSets(adds: readonly DatasetSetAdd[]): Promise<void>;
+
+  /** The entries of `entries` not stored yet. */
+  findMissingEntries(entries: readonly IndexEntry[]): Promise<IndexEntry[]>;
+  putEntries(entries: readonly IndexEntry[]): Promise<void>;
+  deleteEntries(entries: readonly IndexEntry[]): Promise<void>;
+
+  putNamespace(record: NamespaceRecord, expectedRev: number | null): Promise<number | null>;
+  /** Of these tag names, those already listed. */
+  getTags(names: readonly string[]): Promise<Set<string>>;
+  /** Lists tag names (idempotent; the list only grows). */
+  putTags(names: readonly string[]): Promise<void>;
+  /** Lists a job in its namespace (idempotent). */
+  putJobListing(job: QualifiedName & { readonly jobId: string }): Promise<void>;
+  /** Lists a dataset name in its namespace; `aliased` hides it (it resolves to another name). Idempotent; `aliased` only ever turns on. */
+  putDatasetListing(dataset: QualifiedName & { readonly datasetId: string; readonly aliased: boolean }): Promise<void>;
 
   /**
    * Tells readers that the job heads and dataset names this model read or wrote since the last
@@ -137,20 +148,30 @@ export interface LineageModel {
   publishChanges(): Promise<void>;
 }
 
-/** Where the lineage models of every organization live. */
-export interface LineageModelStore {
+/** One organization's lineage model in one generation, both halves (what an adapter implements). */
+export type LineageModel = LineageModelReader & LineageModelWriter;
+
+/** Where the readers get an organization's lineage model. */
+export interface LineageModelReads {
   /** The model readers use (its reads may lag writes by moments). */
-  model(orgId: string): Promise<LineageModel>;
+  model(orgId: string): Promise<LineageModelReader>;
+}
+
+/** Where the appliers get the models to write, and how a rebuild swaps generations. */
+export interface LineageModelWrites {
   /** The models a consumer must apply events to: the current one, and the one a rebuild is filling. */
-  modelsToWrite(orgId: string): Promise<LineageModel[]>;
+  modelsToWrite(orgId: string): Promise<LineageModelWriter[]>;
   /**
    * Starts a rebuild: a new, empty generation that consumers write to from now on, alongside the
    * current one (so no event stored during the rebuild is lost).
    */
-  beginRebuild(orgId: string): Promise<{ readonly generation: number; readonly model: LineageModel }>;
+  beginRebuild(orgId: string): Promise<{ readonly generation: number; readonly model: LineageModelWriter }>;
   /** Makes the rebuilt generation the one readers use and deletes the previous one. */
   commitRebuild(orgId: string, generation: number): Promise<void>;
 }
+
+/** Where the lineage models of every organization live: both halves, for the composition and the consumers. */
+export interface LineageModelStore extends LineageModelReads, LineageModelWrites {}
 
 /** Port: the stored events of an organization, for rebuilds. Any order; every stored event once. */
 export interface StoredEventSource {

@@ -8,7 +8,7 @@
  * maintenance gave.
  */
 import { applyEventsToModel } from './apply.ts';
-import type { LineageModelStore, StoredEventSource } from './ports.ts';
+import type { LineageModelWrites, StoredEventSource } from './ports.ts';
 
 /** What a rebuild did. */
 export interface RebuildSummary {
@@ -25,7 +25,7 @@ export interface RebuildSummary {
  * @throws when the store or the event source fails; the current model is left as it was
  */
 export async function rebuildLineageModel(
-  store: LineageModelStore,
+  store: LineageModelWrites,
   source: StoredEventSource,
   orgId: string,
   onBatch?: (progress: { events: number; batches: number }) => void,

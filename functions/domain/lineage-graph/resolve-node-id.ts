@@ -9,9 +9,9 @@
  */
 import { NotFoundError } from '../errors.ts';
 import { datasetIdOf, jobIdOf, type NodeId } from './ids.ts';
-import type { LineageModel } from './ports.ts';
+import type { LineageModelReader } from './ports.ts';
 
-const existing = async (model: LineageModel, readings: readonly NodeId[]): Promise<Set<NodeId>> => {
+const existing = async (model: LineageModelReader, readings: readonly NodeId[]): Promise<Set<NodeId>> => {
   const jobs = readings.filter((r) => r.type === 'JOB');
   // A dataset reading exists when its name has a record or is another's symlink target; a field
   // reading when its dataset does (two field readings never share a dataset: the field is the rest).
@@ -29,7 +29,7 @@ const existing = async (model: LineageModel, readings: readonly NodeId[]): Promi
  * @param first - Marquez's guess
  * @param others - the other readings, in order
  */
-export async function resolveNodeId(model: LineageModel, first: NodeId, others: readonly NodeId[] | undefined): Promise<NodeId> {
+export async function resolveNodeId(model: LineageModelReader, first: NodeId, others: readonly NodeId[] | undefined): Promise<NodeId> {
   if (others === undefined || others.length === 0) return first;
   if ((await existing(model, [first])).size > 0) return first;
   const found = await existing(model, others);
@@ -41,7 +41,7 @@ export async function resolveNodeId(model: LineageModel, first: NodeId, others: 
  * dataset, answers for the first such reading instead. The common case costs no read more.
  * @param answer - the endpoint's answer for one reading (throws NotFoundError for an unknown node)
  */
-export async function answerForReadings<T>(model: LineageModel, first: NodeId, others: readonly NodeId[] | undefined, answer: (nodeId: NodeId) => Promise<T>): Promise<T> {
+export async function answerForReadings<T>(model: LineageModelReader, first: NodeId, others: readonly NodeId[] | undefined, answer: (nodeId: NodeId) => Promise<T>): Promise<T> {
   try {
     return await answer(first);
   } catch (error) {

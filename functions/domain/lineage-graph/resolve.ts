@@ -8,7 +8,7 @@
  */
 import { datasetIdOf, type QualifiedName } from './ids.ts';
 import { canonicalNameOf } from './merge.ts';
-import type { LineageModel } from './ports.ts';
+import type { LineageModelReader } from './ports.ts';
 import type { DatasetLinks } from './records.ts';
 
 /** A dataset as the graph shows it: its resolved name and every name that resolves to it. */
@@ -29,7 +29,7 @@ export class DatasetResolver<L extends DatasetLinks = DatasetLinks> {
   constructor(private readonly load: (ids: readonly string[]) => Promise<Map<string, L>>) {}
 
   /** A resolver reading the model's dataset links. */
-  static forLinks(model: LineageModel): DatasetResolver {
+  static forLinks(model: LineageModelReader): DatasetResolver {
     return new DatasetResolver((ids) => model.getDatasetLinks(ids));
   }
 

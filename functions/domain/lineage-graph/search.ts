@@ -8,7 +8,7 @@
  */
 import { foldForSearch } from '../lineage/search-fold.ts';
 import { datasetIdOf, datasetNodeId, jobNodeId, type QualifiedName } from './ids.ts';
-import type { LineageModel, LineageModelStore } from './ports.ts';
+import type { LineageModelReader, LineageModelReads } from './ports.ts';
 import type { SearchEntry } from './records.ts';
 
 /** A search request, validated (see `params.ts`). */
@@ -83,7 +83,7 @@ const byName = (a: Candidate, b: Candidate): number =>
 const MAX_EXACT_CANDIDATES = 200;
 
 /** Searches an organization's job and dataset names. */
-export async function searchLineage(store: LineageModelStore, orgId: string, query: SearchQuery): Promise<SearchResultsView> {
+export async function searchLineage(store: LineageModelReads, orgId: string, query: SearchQuery): Promise<SearchResultsView> {
   const model = await store.model(orgId);
   const entries = await model.searchEntries();
   const groups = groupsOf(entries);
@@ -130,7 +130,7 @@ export async function searchLineage(store: LineageModelStore, orgId: string, que
 }
 
 /** Reads the exact latest event time of each candidate (the latest of a dataset's names). */
-async function withExactTimes(model: LineageModel, candidates: readonly Candidate[]): Promise<Array<Candidate & { updatedAt: string }>> {
+async function withExactTimes(model: LineageModelReader, candidates: readonly Candidate[]): Promise<Array<Candidate & { updatedAt: string }>> {
   const jobIds = candidates.filter((c) => c.type === 'JOB').flatMap((c) => c.ids);
   const datasetIds = candidates.filter((c) => c.type === 'DATASET').flatMap((c) => c.ids);
   const [jobs, datasets] = await Promise.all([jobIds.length ? model.getJobLinks(jobIds) : new Map(), datasetIds.length ? model.getDatasets(datasetIds) : new Map()]);

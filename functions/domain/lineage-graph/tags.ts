@@ -6,7 +6,7 @@
  */
 import { allTagNamesOf } from './views.ts';
 import type { ModelEvent } from './merge.ts';
-import type { LineageModel, LineageModelStore, Page } from './ports.ts';
+import type { LineageModelReads, LineageModelWriter, Page } from './ports.ts';
 
 type Json = Record<string, unknown>;
 const asRecord = (value: unknown): Json | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
@@ -23,7 +23,7 @@ export function tagNamesOfEvent(event: ModelEvent): string[] {
  * Lists the batch's tag names that are not listed yet. A batch without `tags` facets (most) costs
  * nothing; one with them, a batched read and a write of the new names.
  */
-export async function mergeTags(model: LineageModel, events: readonly ModelEvent[]): Promise<void> {
+export async function mergeTags(model: LineageModelWriter, events: readonly ModelEvent[]): Promise<void> {
   const names = [...new Set(events.flatMap(tagNamesOfEvent))];
   if (names.length === 0) return;
   const known = await model.getTags(names);
@@ -44,7 +44,7 @@ export interface TagsView {
 }
 
 /** The org's tags by name. */
-export async function listTags(store: LineageModelStore, orgId: string, page: Page): Promise<TagsView> {
+export async function listTags(store: LineageModelReads, orgId: string, page: Page): Promise<TagsView> {
   const model = await store.model(orgId);
   const { tags, total } = await model.listTags(page);
   return { tags: tags.map((name) => ({ name, description: null })), totalCount: total };

@@ -3,12 +3,12 @@
  * Use cases behind the `lakeline orgs|keys|sessions` CLI and the local stack's seeding.
  */
 import { randomUUID } from 'node:crypto';
-import { generateApiKey, hashSecret } from '../auth/api-key.ts';
-import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS } from '../auth/session.ts';
+import { generateApiKey, hashSecret } from '../core/api-key.ts';
+import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS } from '../core/session.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ApiKeyRecord, Org } from './org.ts';
 import type { KeyStore, OrgStore } from './ports.ts';
-import { PLANS, PLAN_NAMES, type PlanName } from './plans.ts';
+import { PLANS, PLAN_NAMES, type PlanName } from '../core/plans.ts';
 
 /** Input of {@link createOrg}. */
 export interface CreateOrgInput {

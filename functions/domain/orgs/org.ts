@@ -3,7 +3,7 @@
  * Organizations own everything (events, runs, keys, lake namespaces), and API keys belong to one
  * org. This module holds the records; the ports their stores implement are in `ports.ts`.
  */
-import type { Engine, PlanName } from './plans.ts';
+import type { Engine, PlanName } from '../core/plans.ts';
 
 /** An organization. */
 export interface Org {

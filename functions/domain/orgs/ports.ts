@@ -4,7 +4,7 @@
  * `functions/adapters/dynamodb/org-store.ts` and `key-store.ts`).
  */
 import type { ApiKeyRecord, Org } from './org.ts';
-import type { Engine } from './plans.ts';
+import type { Engine } from '../core/plans.ts';
 
 /** Port: where orgs live. */
 export interface OrgStore {

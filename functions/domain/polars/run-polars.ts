@@ -9,9 +9,9 @@
  */
 import { CapabilityError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { Catalog, CatalogTable, LakeStorage, LakeWriter } from '../lake/ports.ts';
-import { DEFAULT_CATALOG, parseTableName, type TableName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, parseTableName, type TableName } from '../core/names.ts';
 import type { OrgStore } from '../orgs/ports.ts';
-import { requireComputeAccess, VCPU_SECOND_PRICE_USD } from '../orgs/plans.ts';
+import { requireComputeAccess, VCPU_SECOND_PRICE_USD } from '../core/plans.ts';
 import type { TabularResult } from '../lake/engine.ts';
 import { findTable, loadTable } from '../lake/query-tables.ts';
 import { literalScans } from './script-tables.ts';

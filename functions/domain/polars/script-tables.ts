@@ -5,7 +5,7 @@
  * scans by a literal name (`scan("namespace.table")`, `scan('lakeline.namespace.table')`), which
  * needs no registration.
  */
-import { parseTableName, type TableName } from '../lake/names.ts';
+import { parseTableName, type TableName } from '../core/names.ts';
 
 /** `scan("namespace.table")` with a literal name: the tables a script reads without registering them. */
 const LITERAL_SCAN = /\bscan\s*\(\s*(?:r|R)?(['"])((?:[A-Za-z_][A-Za-z0-9_]*\.){1,2}[A-Za-z_][A-Za-z0-9_]*)\1\s*\)/g;

@@ -9,15 +9,15 @@
  * plan as it is, without deriving any of it again.
  */
 import { DomainError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../core/names.ts';
 import type { Catalog, CatalogTable, LakeStorage } from '../lake/ports.ts';
 import { catalogResolver, findTable, loadInputTables, type LoadedTable } from '../lake/query-tables.ts';
-import { queryJob, type JobIdentity } from '../lineage-capture/query-job.ts';
+import { queryJob, type JobIdentity } from '../core/query-job.ts';
 import type { Org } from '../orgs/org.ts';
-import { planOf } from '../orgs/plans.ts';
+import { planOf } from '../core/plans.ts';
 import type { OrgStore } from '../orgs/ports.ts';
 import { literalScans } from '../polars/script-tables.ts';
-import { decideRoute, type InputEstimate, type Route, type RoutedWrite, type RoutingContext } from '../routing/decide.ts';
+import { decideRoute, type InputEstimate, type Route, type RoutedAction, type RoutedWrite, type RoutingContext } from '../routing/decide.ts';
 import { ownTargetQuery } from '../routing/own-target.ts';
 import { partitionLayout, partitionPredicates, planFiles } from '../routing/partition-pruning.ts';
 import type { ManifestReader } from '../routing/ports.ts';
@@ -26,7 +26,7 @@ import { aliasTables, polarsAlias } from '../routing/table-aliases.ts';
 import type { BandRow } from '../routing/table.ts';
 import { analyzeSql } from '../sql/analyze.ts';
 import type { AnalyzeSqlOptions, QualifiedName, SqlAnalysis, SqlDialect, StatementType, TableRef } from '../sql/types.ts';
-import type { PolarsTable } from './ports.ts';
+import type { PolarsTable, QueryEngines } from './ports.ts';
 
 /** What planning needs. */
 export interface PlanDeps {
@@ -36,10 +36,8 @@ export interface PlanDeps {
   /** Reads manifests for the planned-files estimate; without it every estimate is the snapshot's size. */
   readonly manifests?: ManifestReader;
   readonly routingTable: readonly BandRow[];
-  /** The engines beyond DuckDB, each present where this deployment configures it (the decision asks only that). */
-  readonly polars?: unknown;
-  readonly spark?: unknown;
-  readonly bloom?: unknown;
+  /** The engines this deployment configures (the decision asks only which are there). */
+  readonly engines: QueryEngines;
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -58,25 +56,47 @@ export interface PlannedStatement {
   readonly polarsSql?: string;
 }
 
-/** Everything known about a routed request once it is planned. */
-export interface RoutedPlan {
+/** What every plan knows, whatever it runs. */
+interface PlanCommon {
   readonly orgId: string;
   readonly org: Org;
   readonly request: CheckedRoutedRequest;
   /** The snapshot of the org's catalog the request's tables were resolved against. */
   readonly known: readonly CatalogTable[];
-  /** The statement of an SQL request (absent for a script). */
-  readonly statement?: PlannedStatement;
   /** The lineage job: the normalized statement's hash, or the script's. */
   readonly job: JobIdentity;
   /** Every table the request reads, with its current metadata. */
   readonly inputs: readonly LoadedTable[];
   /** The input estimates the decision was made on. */
   readonly estimates: readonly InputEstimate[];
+  /** The routing decision (its `action` is this plan's `kind`, with what the action needs below). */
   readonly route: Route;
   /** The tables as a polars run registers them. */
   readonly polarsTables: readonly PolarsTable[];
 }
+
+/** The action's own part of a plan: the action of `K`, without its `kind`. */
+type ActionOf<K extends RoutedAction['kind']> = Omit<Extract<RoutedAction, { kind: K }>, 'kind'> & { readonly kind: K };
+
+/** A read answered within the request: an SQL statement on DuckDB or polars, or a polars script. */
+export type InteractivePlan = PlanCommon &
+  ActionOf<'interactive'> &
+  (
+    | { readonly statement: PlannedStatement; readonly script?: undefined }
+    | { readonly script: string; readonly statement?: undefined }
+  );
+
+/** A Spark run that writes the request's destination or the statement's own target. */
+export type BatchWritePlan = PlanCommon & ActionOf<'batch-write'> & { readonly statement: PlannedStatement; readonly write: PlannedWrite };
+
+/** A Spark run whose rows land in the run's results table. */
+export type BatchReadPlan = PlanCommon & ActionOf<'batch-read'> & { readonly statement: PlannedStatement; readonly write?: undefined };
+
+/** A bloom run whose rows land in the run's results table. */
+export type BloomReadPlan = PlanCommon & ActionOf<'bloom-read'> & { readonly statement: PlannedStatement; readonly write?: undefined };
+
+/** Everything known about a routed request once it is planned: one variant per action, each with what its action needs. */
+export type RoutedPlan = InteractivePlan | BatchWritePlan | BatchReadPlan | BloomReadPlan;
 
 /**
  * Plans a routed request.
@@ -90,16 +110,37 @@ export async function planRoutedQuery(deps: PlanDeps, orgId: string, request: Ch
   if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);
   const context: RoutingContext = {
     table: deps.routingTable,
-    configured: { polars: deps.polars !== undefined, spark: deps.spark !== undefined, bloom: deps.bloom !== undefined },
+    configured: { polars: deps.engines.polars !== undefined, spark: deps.engines.spark !== undefined, bloom: deps.engines.bloom !== undefined },
     plan: planOf(org),
   };
-  const base = { orgId, org, request, known };
-  return request.source.kind === 'script'
-    ? { ...base, ...(await planScript(deps, known, request, request.source, context)) }
-    : { ...base, ...(await planStatement(deps, known, request, request.source.sql, context)) };
+  const common = { orgId, org, request, known };
+  const planned = request.source.kind === 'script' ? await planScript(deps, known, request, request.source, context) : await planStatement(deps, known, request, request.source.sql, context);
+  return withAction({ ...common, ...planned });
 }
 
-type Planned = Omit<RoutedPlan, 'orgId' | 'org' | 'request' | 'known'>;
+/** A plan before its action is spelled out: the statement or script, and the route. */
+type Planned = Omit<PlanCommon, 'orgId' | 'org' | 'request' | 'known'> & ({ readonly statement: PlannedStatement; readonly script?: undefined } | { readonly script: string; readonly statement?: undefined });
+
+/**
+ * The plan of the route's action, each variant with what its action needs. A batch or bloom
+ * action is only ever decided for an SQL statement (a script runs interactively or is refused),
+ * and a batch write only for a statement with a write: anything else is a routing bug.
+ */
+const withAction = (planned: PlanCommon & Omit<Planned, keyof PlanCommon>): RoutedPlan => {
+  const { statement, script, ...common } = planned;
+  const action = common.route.action;
+  if (script !== undefined) {
+    if (action.kind !== 'interactive') throw new Error(`routing chose ${action.kind} for a script`);
+    return { ...common, ...action, script };
+  }
+  if (!statement) throw new Error('a plan has a statement or a script');
+  if (action.kind === 'interactive') return { ...common, ...action, statement };
+  if (action.kind === 'batch-write') {
+    if (!statement.write) throw new Error('routing chose a batch write for a statement that writes nothing');
+    return { ...common, ...action, statement, write: statement.write };
+  }
+  return { ...common, ...action, statement };
+};
 
 /** The polars endpoint's rule: the registered tables, plus the tables a script scans by a literal name. */
 const planScript = async (
@@ -118,6 +159,7 @@ const planScript = async (
   const write = request.destination ? destinationWrite(request) : undefined;
   const sized = snapshotEstimates(inputs);
   return {
+    script: source.script,
     job: queryJob(`script:${source.script}`),
     inputs,
     estimates: sized,
@@ -136,7 +178,7 @@ const planStatement = async (deps: PlanDeps, known: readonly CatalogTable[], req
   // Passed the firewall as DuckDB SQL, but polars SQL cannot read it: a capability question.
   const polarsRefusal = request.engine === 'polars' ? refusal(sql, 'polars', options) : undefined;
   // Passed the firewall as DuckDB SQL, but not as Trino SQL: bloom is not a choice for it; `auto` asks before choosing bloom.
-  const trinoRefusal = deps.bloom !== undefined && request.engine === 'auto' && analysis.kind === 'read' && !request.destination ? refusal(sql, 'trino', options) : undefined;
+  const trinoRefusal = deps.engines.bloom !== undefined && request.engine === 'auto' && analysis.kind === 'read' && !request.destination ? refusal(sql, 'trino', options) : undefined;
   const { write, runSql } = writeOf(request, sql, dialect, analysis);
   const inputs = await loadInputTables(deps.storage, known, analysis.inputTables);
   const sized = write ? snapshotEstimates(inputs) : await plannedEstimates(deps, inputs, sql, dialect);

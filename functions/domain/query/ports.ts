@@ -54,3 +54,14 @@ export interface SparkSubmitter {
 export interface BloomSubmitter {
   submit(read: PlannedBloomRead, runId: string): Promise<Run>;
 }
+
+/**
+ * The engines beyond DuckDB (which runs in the router and is always there) that this deployment
+ * runs queries on: an absent member is an engine not configured here, which the plan's decision
+ * and the runs refuse with a capability error naming it.
+ */
+export interface QueryEngines {
+  readonly polars?: PolarsEngine;
+  readonly spark?: SparkSubmitter;
+  readonly bloom?: BloomSubmitter;
+}

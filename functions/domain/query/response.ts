@@ -4,7 +4,7 @@
  * routed query builds it from its plan: the decision, the job, and what the step adds.
  */
 import type { TabularResult } from '../lake/engine.ts';
-import type { JobIdentity } from '../lineage-capture/query-job.ts';
+import type { JobIdentity } from '../core/query-job.ts';
 import type { EngineDecision } from '../routing/decide.ts';
 import type { RoutedPlan } from './plan.ts';
 

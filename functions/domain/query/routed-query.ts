@@ -31,8 +31,7 @@ export type RoutedQueryDeps = PlanDeps & InteractiveDeps & SubmitDeps;
  */
 export async function runRoutedQuery(deps: RoutedQueryDeps, orgId: string, request: CheckedRoutedRequest): Promise<UnifiedQueryResponse> {
   const plan = await planRoutedQuery(deps, orgId, request);
-  const { action, decision } = plan.route;
   // Explain answers the decision only: no engine runs, nothing is checked against the bill.
-  if (request.explain) return { success: true, explain: true, engine_decision: decision };
-  return action.kind === 'interactive' ? runInteractive(deps, plan, action.engine) : submitPlan(deps, plan, action);
+  if (request.explain) return { success: true, explain: true, engine_decision: plan.route.decision };
+  return plan.kind === 'interactive' ? runInteractive(deps, plan) : submitPlan(deps, plan);
 }

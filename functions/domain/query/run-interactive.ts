@@ -12,11 +12,11 @@ import { sandboxOf } from '../lake/sandbox.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
 import type { LineageSink } from '../lineage-capture/ports.ts';
 import type { QueryRun } from '../lineage-capture/run-events.ts';
-import { isMetered, requireComputeAccess, VCPU_SECOND_PRICE_USD, type Engine } from '../orgs/plans.ts';
+import { isMetered, requireComputeAccess, VCPU_SECOND_PRICE_USD, type Engine } from '../core/plans.ts';
 import type { OrgStore } from '../orgs/ports.ts';
 import { DEFAULT_LIMITS, formatMs, type QueryLimits } from './limits.ts';
-import type { RoutedPlan } from './plan.ts';
-import type { PolarsEngine } from './ports.ts';
+import type { InteractivePlan } from './plan.ts';
+import type { PolarsEngine, QueryEngines } from './ports.ts';
 import { answerOf, type UnifiedQueryResponse } from './response.ts';
 import { withRunLineage } from './run-lineage.ts';
 
@@ -24,8 +24,8 @@ import { withRunLineage } from './run-lineage.ts';
 export interface InteractiveDeps {
   readonly orgs: Pick<OrgStore, 'addUsage'>;
   readonly duckdb: QueryEngine;
-  /** Absent when polars is not configured in this deployment. */
-  readonly polars?: PolarsEngine;
+  /** The engines this deployment configures (an interactive run may use polars). */
+  readonly engines: Pick<QueryEngines, 'polars'>;
   readonly lineage: LineageSink;
   readonly catalogKind: CatalogKind;
   readonly limits?: QueryLimits;
@@ -50,21 +50,21 @@ const firstLine = (err: unknown): string => (err instanceof Error ? err.message 
  * @throws {ValidationError} (400) the engine's rejection of the SQL
  * @throws {ExecutionError} (500) the engine failed, with its message
  */
-export async function runInteractive(deps: InteractiveDeps, plan: RoutedPlan, engine: 'duckdb' | 'polars'): Promise<UnifiedQueryResponse> {
+export async function runInteractive(deps: InteractiveDeps, plan: InteractivePlan): Promise<UnifiedQueryResponse> {
+  const { engine } = plan;
   const vcpus = plan.route.decision.sandbox.vcpus;
   requireComputeAccess(plan.org, engine, vcpus);
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const started = performance.now();
-  const polars = engine === 'polars' ? deps.polars : undefined;
+  const polars = engine === 'polars' ? deps.engines.polars : undefined;
   if (engine === 'polars' && !polars) throw new CapabilityError('polars is not configured in this deployment.');
   const version = await (polars ? polars.version() : deps.duckdb.version());
-  const script = plan.request.source.kind === 'script' ? plan.request.source.script : undefined;
-  const sql = plan.statement?.runSql as string;
+  const { statement, script } = plan;
   const run: QueryRun = {
     runId: deps.newRunId(),
     job: plan.job,
-    sql: script ?? sql,
-    dialect: script === undefined ? (plan.statement?.dialect as string) : 'polars-script',
+    sql: statement ? statement.runSql : script,
+    dialect: statement ? statement.dialect : 'polars-script',
     engine: { name: engine, version },
     inputs: plan.inputs.map((t) => t.dataset),
     catalogKind: deps.catalogKind,
@@ -76,8 +76,8 @@ export async function runInteractive(deps: InteractiveDeps, plan: RoutedPlan, en
     run,
     async () => {
       const answer: Ran = polars
-        ? await runPolars(polars, plan, script === undefined ? { kind: 'sql', sql: plan.statement?.polarsSql ?? sql } : { kind: 'script', script }, vcpus, timeoutMs())
-        : await runDuckDB(deps, plan, sql, vcpus, timeoutMs(), limits.maxResultBytes);
+        ? await runPolars(polars, plan, statement ? { kind: 'sql', sql: statement.polarsSql ?? statement.runSql } : { kind: 'script', script }, vcpus, timeoutMs())
+        : await runDuckDB(deps, plan, duckdbSql(plan), vcpus, timeoutMs(), limits.maxResultBytes);
       return { ran: answer, elapsedMs: performance.now() - started };
     },
     { failure: (err) => (err instanceof DomainError ? err : new ExecutionError(`${engine} failed to run the query: ${firstLine(err)}`, { cause: err })) },
@@ -86,14 +86,20 @@ export async function runInteractive(deps: InteractiveDeps, plan: RoutedPlan, en
   return answerOf(plan, { state: 'COMPLETE', results: ran.results, row_count: ran.results.rows.length, execution_time: formatMs(elapsedMs), compute: ran.compute });
 }
 
-const runPolars = async (polars: PolarsEngine, plan: RoutedPlan, source: { kind: 'sql'; sql: string } | { kind: 'script'; script: string }, vcpus: number, timeoutMs: number): Promise<Ran> => {
+const runPolars = async (polars: PolarsEngine, plan: InteractivePlan, source: { kind: 'sql'; sql: string } | { kind: 'script'; script: string }, vcpus: number, timeoutMs: number): Promise<Ran> => {
   const ran = await polars.run({ orgId: plan.orgId, source, tables: plan.polarsTables, vcpus, timeoutMs });
   // The sandbox that served the run is the one billed, for the time the run took.
   const vcpuSeconds = Math.round(ran.compute.vcpus * ran.executionMs) / 1000;
   return { results: ran.results, compute: { engine: 'polars', mode: 'interactive', ...ran.compute, billed_vcpu_seconds: vcpuSeconds } };
 };
 
-const runDuckDB = async (deps: InteractiveDeps, plan: RoutedPlan, sql: string, vcpus: number, timeoutMs: number, maxResultBytes: number): Promise<Ran> => {
+/** DuckDB runs SQL only: a script is a polars script, which the decision never sends to DuckDB. */
+const duckdbSql = (plan: InteractivePlan): string => {
+  if (!plan.statement) throw new Error('routing chose DuckDB for a script');
+  return plan.statement.runSql;
+};
+
+const runDuckDB = async (deps: InteractiveDeps, plan: InteractivePlan, sql: string, vcpus: number, timeoutMs: number, maxResultBytes: number): Promise<Ran> => {
   const sandbox = sandboxOf(vcpus);
   const ran = await deps.duckdb.run({ owner: plan.orgId, sql, tables: plan.inputs.map((t) => t.engine), sandbox, timeoutMs, maxResultBytes });
   // DuckDB runs inside the router's own function: nothing extra is provisioned or billed.

@@ -8,28 +8,26 @@
  * the one thing added here is Spark's own reading of the SQL (see {@link sparkReading}).
  */
 import { CapabilityError, ValidationError } from '../errors.ts';
-import type { TableName } from '../lake/names.ts';
+import type { TableName } from '../core/names.ts';
 import { findTable, loadedTables } from '../lake/query-tables.ts';
 import type { BatchSizing } from '../routing/table.ts';
-import { machineType } from '../runs/machine-types.ts';
+import { machineType } from '../core/machine-types.ts';
 import { resultsTableOf } from '../runs/results.ts';
 import { computeView, type Run, type WriteMode } from '../runs/run.ts';
 import { sparkQuery, type PlannedSparkRun } from '../runs/submit.ts';
-import type { PlannedWrite, RoutedPlan } from './plan.ts';
-import type { BloomSubmitter, SparkSubmitter } from './ports.ts';
+import type { BatchReadPlan, BatchWritePlan, BloomReadPlan, RoutedPlan } from './plan.ts';
+import type { QueryEngines, SparkSubmitter } from './ports.ts';
 import { answerOf, type UnifiedQueryResponse } from './response.ts';
 
 /** What submitting needs. */
 export interface SubmitDeps {
-  /** Absent when Spark is not configured in this deployment. */
-  readonly spark?: SparkSubmitter;
-  /** Absent when bloom is not configured in this deployment. */
-  readonly bloom?: BloomSubmitter;
+  /** The engines this deployment configures (a run goes to Spark or bloom). */
+  readonly engines: Pick<QueryEngines, 'spark' | 'bloom'>;
   readonly newRunId: () => string;
 }
 
-/** The actions of a plan that become runs. */
-export type SubmittedAction = Exclude<RoutedPlan['route']['action'], { kind: 'interactive' }>;
+/** The plans that become runs. */
+export type SubmittedPlan = Exclude<RoutedPlan, { kind: 'interactive' }>;
 
 /**
  * Submits a planned write or batch read as a run.
@@ -39,14 +37,14 @@ export type SubmittedAction = Exclude<RoutedPlan['route']['action'], { kind: 'in
  * @throws {PaymentRequiredError} (402) and {@link ForbiddenError} (403) from the runs use cases' plan checks
  * @throws {ExecutionError} (500) the engine could not start the run (the run ends FAIL)
  */
-export async function submitPlan(deps: SubmitDeps, plan: RoutedPlan, action: SubmittedAction): Promise<UnifiedQueryResponse> {
-  switch (action.kind) {
+export async function submitPlan(deps: SubmitDeps, plan: SubmittedPlan): Promise<UnifiedQueryResponse> {
+  switch (plan.kind) {
     case 'batch-write':
-      return submitWrite(deps, plan, action.sizing);
+      return submitWrite(deps, plan);
     case 'batch-read':
-      return submitRead(deps, plan, action.sizing);
+      return submitRead(deps, plan);
     case 'bloom-read':
-      return submitBloomRead(deps, plan, action.vcpus);
+      return submitBloomRead(deps, plan);
   }
 }
 
@@ -54,13 +52,13 @@ const submitted = (plan: RoutedPlan, run: Run, outputTable?: string): UnifiedQue
   answerOf(plan, { state: 'SUBMITTED', run_id: run.runId, ...(outputTable ? { output_table: outputTable } : {}), compute: computeView(run.compute) });
 
 const spark = (deps: SubmitDeps): SparkSubmitter => {
-  if (!deps.spark) throw new CapabilityError('Spark is not configured in this deployment.');
-  return deps.spark;
+  if (!deps.engines.spark) throw new CapabilityError('Spark is not configured in this deployment.');
+  return deps.engines.spark;
 };
 
 /** A write (destination or own target): a Spark run into the table. */
-const submitWrite = async (deps: SubmitDeps, plan: RoutedPlan, sizing: BatchSizing): Promise<UnifiedQueryResponse> => {
-  const write = plan.statement?.write as PlannedWrite;
+const submitWrite = async (deps: SubmitDeps, plan: BatchWritePlan): Promise<UnifiedQueryResponse> => {
+  const { write, sizing } = plan;
   if (write.mode === 'create' && findTable(plan.known, write.name)) {
     if (write.ifNotExists) {
       // CREATE TABLE IF NOT EXISTS over an existing table does nothing, by its own semantics.
@@ -74,17 +72,18 @@ const submitWrite = async (deps: SubmitDeps, plan: RoutedPlan, sizing: BatchSizi
 };
 
 /** A read too large for the request: a Spark run whose rows land in the run's results table. */
-const submitRead = async (deps: SubmitDeps, plan: RoutedPlan, sizing: BatchSizing): Promise<UnifiedQueryResponse> => {
+const submitRead = async (deps: SubmitDeps, plan: BatchReadPlan): Promise<UnifiedQueryResponse> => {
   const runId = deps.newRunId();
-  const run = await spark(deps).submit(sparkRun(plan, sizing, resultsTableOf(runId), 'overwrite', true), runId);
+  const run = await spark(deps).submit(sparkRun(plan, plan.sizing, resultsTableOf(runId), 'overwrite', true), runId);
   return submitted(plan, run);
 };
 
 /** A read on bloom: a bloom run whose rows land in the run's results table. */
-const submitBloomRead = async (deps: SubmitDeps, plan: RoutedPlan, vcpus: number): Promise<UnifiedQueryResponse> => {
-  if (!deps.bloom) throw new CapabilityError('bloom is not configured in this deployment.');
+const submitBloomRead = async (deps: SubmitDeps, plan: BloomReadPlan): Promise<UnifiedQueryResponse> => {
+  const { bloom } = deps.engines;
+  if (!bloom) throw new CapabilityError('bloom is not configured in this deployment.');
   // The plan's firewall read the statement as Trino SQL (pinned bloom, or `auto` before choosing bloom).
-  const run = await deps.bloom.submit({ org: plan.org, job: plan.job, sql: plan.statement?.runSql as string, vcpus, inputs: plan.inputs }, deps.newRunId());
+  const run = await bloom.submit({ org: plan.org, job: plan.job, sql: plan.statement.runSql, vcpus: plan.vcpus, inputs: plan.inputs }, deps.newRunId());
   return submitted(plan, run);
 };
 
@@ -95,8 +94,8 @@ const machine = (name: string) => {
 };
 
 /** The Spark run of a plan, sized by its band, into `output`. */
-const sparkRun = (plan: RoutedPlan, sizing: BatchSizing, output: TableName, writeMode: WriteMode, results?: true): PlannedSparkRun => {
-  const sql = plan.statement?.runSql as string;
+const sparkRun = (plan: BatchWritePlan | BatchReadPlan, sizing: BatchSizing, output: TableName, writeMode: WriteMode, results?: true): PlannedSparkRun => {
+  const sql = plan.statement.runSql;
   return {
     org: plan.org,
     request: {
@@ -117,9 +116,8 @@ const sparkRun = (plan: RoutedPlan, sizing: BatchSizing, output: TableName, writ
  * split out of an own-target statement — the firewall reads it once more, as Spark SQL against the
  * plan's catalog snapshot (no I/O), so Spark never runs SQL its own dialect's firewall refuses.
  */
-const sparkReading = (plan: RoutedPlan, output: TableName) => {
-  const statement = plan.statement;
-  if (!statement) throw new Error('a Spark run needs an SQL statement');
+const sparkReading = (plan: BatchWritePlan | BatchReadPlan, output: TableName) => {
+  const { statement } = plan;
   const asPlanned = statement.dialect === 'spark' && plan.request.source.kind === 'query' && statement.runSql === plan.request.source.sql;
   return asPlanned ? statement.analysis : sparkQuery(statement.runSql, plan.known, output);
 };

@@ -6,9 +6,9 @@
  * A pinned engine that cannot run the request is a {@link CapabilityError} (400), never rerouted.
  */
 import { CapabilityError } from '../errors.ts';
-import type { Engine } from '../orgs/plans.ts';
+import type { Engine } from '../core/plans.ts';
 import { MEMORY_GB_PER_VCPU } from '../lake/sandbox.ts';
-import { machineType, type MachineType } from '../runs/machine-types.ts';
+import { machineType, type MachineType } from '../core/machine-types.ts';
 import { bandOf, formatBytes, interactiveLimitOf, type BandRow, type BatchSizing } from './table.ts';
 
 /** The `engine` field of a request. */

@@ -5,15 +5,8 @@
  * outside the namespaces lakeline reserves. Every refusal is a 400 naming the field.
  */
 import { ValidationError } from '../errors.ts';
-import { checkIdentifier, parseTableName, type TableName } from '../lake/names.ts';
+import { checkIdentifier, parseTableName, RESERVED_NAMESPACES, type TableName } from '../core/names.ts';
 import type { RequestedEngine } from './decide.ts';
-
-/**
- * Namespaces lakeline writes itself: autosaved legacy results, and the per-run results tables of
- * batch reads. A caller's destination or CTAS target there is refused, so no query overwrites them.
- */
-export const RESULTS_NAMESPACE = 'lakeline_results';
-export const RESERVED_NAMESPACES: readonly string[] = ['autosave', RESULTS_NAMESPACE];
 
 /** A script table registration: `alias=namespace.table` or `{alias, table}`. */
 export type ScriptTableRef = string | { readonly alias: string; readonly table: string };

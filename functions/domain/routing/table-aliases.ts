@@ -7,8 +7,8 @@
  * the table under. Column references qualified with the table (`tpch.nation.n_name`) keep their
  * column part; string literals, comments and everything else are copied as written.
  */
-import type { TableName } from '../lake/names.ts';
-import { DEFAULT_CATALOG } from '../lake/names.ts';
+import type { TableName } from '../core/names.ts';
+import { DEFAULT_CATALOG } from '../core/names.ts';
 import { asciiLower, lexSql, type Token } from '../sql/lexer.ts';
 import type { SqlDialect } from '../sql/types.ts';
 

@@ -4,7 +4,7 @@
  * whichever engine starts it. Its shape is the contract between this service and the script
  * (`jobs/spark/lakeline_spark/spec.py` validates it again on the other side).
  */
-import { catalogNameForOrg } from '../lake/names.ts';
+import { catalogNameForOrg } from '../core/names.ts';
 import type { SparkJob } from './ports.ts';
 
 /** Version of the spec format both sides agree on. */

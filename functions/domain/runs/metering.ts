@@ -3,7 +3,7 @@
  * Metered usage of a run: vCPU-seconds recorded once on the run and added to the org's usage
  * (and spend, at the engine's price from the plan table).
  */
-import { VCPU_SECOND_PRICE_USD } from '../orgs/plans.ts';
+import { VCPU_SECOND_PRICE_USD } from '../core/plans.ts';
 import type { RunDeps } from './deps.ts';
 import type { Run } from './run.ts';
 

@@ -3,8 +3,8 @@
  * The ports of the run service: the run store (DynamoDB in both profiles) and the Spark engine
  * (a supervised `spark-submit` locally, EMR Serverless in AWS).
  */
-import type { TableName } from '../lake/names.ts';
-import type { SparkResourceRequest } from './machine-types.ts';
+import type { TableName } from '../core/names.ts';
+import type { SparkResourceRequest } from '../core/machine-types.ts';
 import type { ComputeUsed, EngineHandle, Run, RunEnd, RunOutcome, RunState, WriteMode } from './run.ts';
 
 /** Port: where runs live. Every transition is conditional, so concurrent enders cannot both win. */

@@ -8,7 +8,7 @@
  */
 import type { Catalog, LakeStorage, LakeWriter } from '../lake/ports.ts';
 import type { OrgStore } from '../orgs/ports.ts';
-import { RESULTS_NAMESPACE } from '../routing/request.ts';
+import { RESULTS_NAMESPACE } from '../core/names.ts';
 
 /** How long results tables are kept unless configured otherwise (`LAKELINE_RESULTS_TTL_DAYS`). */
 export const DEFAULT_RESULTS_TTL_DAYS = 7;

@@ -7,11 +7,10 @@
 import { ValidationError } from '../errors.ts';
 import { readSavedSql } from '../lake/autosave.ts';
 import type { TabularResult } from '../lake/engine.ts';
-import type { TableName } from '../lake/names.ts';
+import { RESULTS_NAMESPACE, type TableName } from '../core/names.ts';
 import type { Catalog, LakeStorage, QueryEngine } from '../lake/ports.ts';
 import { findTable, loadTable } from '../lake/query-tables.ts';
 import { sandboxOf } from '../lake/sandbox.ts';
-import { RESULTS_NAMESPACE } from '../routing/request.ts';
 import type { Run } from './run.ts';
 
 /** The results table of a batch read's run, named after it in the namespace lakeline reserves (`lakeline_results.r_<run>`). */

@@ -7,10 +7,11 @@
  * or ABORT ends it. A run that writes a table is COMPLETE if and only if its commit is in the
  * catalog (`commit.ts`).
  */
-import type { TableName } from '../lake/names.ts';
-import { qualifiedName } from '../lake/names.ts';
-import type { CatalogKind, LakeDataset } from '../lineage-capture/datasets.ts';
-import type { Engine } from '../orgs/plans.ts';
+import type { TableName } from '../core/names.ts';
+import { qualifiedName } from '../core/names.ts';
+import type { LakeDataset } from '../core/lake-dataset.ts';
+import type { CatalogKind } from '../lineage-capture/datasets.ts';
+import type { Engine } from '../core/plans.ts';
 
 /** States of a run. */
 export const RUN_STATES = ['QUEUED', 'RUNNING', 'COMPLETE', 'FAIL', 'ABORT'] as const;

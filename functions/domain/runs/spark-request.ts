@@ -5,8 +5,8 @@
  * (`lakeline.<namespace>.<table>`). Every refusal is a 400 naming the field.
  */
 import { ValidationError } from '../errors.ts';
-import { checkIdentifier, DEFAULT_CATALOG, type TableName } from '../lake/names.ts';
-import { EXECUTORS, MACHINE_TYPE_NAMES, machineType, type SparkResourceRequest } from './machine-types.ts';
+import { checkIdentifier, DEFAULT_CATALOG, type TableName } from '../core/names.ts';
+import { EXECUTORS, MACHINE_TYPE_NAMES, machineType, type SparkResourceRequest } from '../core/machine-types.ts';
 import type { WriteMode } from './run.ts';
 
 /** Longest SQL a run accepts: it is stored on the run and in its lineage events. */

@@ -7,18 +7,18 @@
  * hands over its {@link PlannedSparkRun} ({@link submitPlannedSparkRun}); both start it the same way.
  */
 import { DomainError, ExecutionError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../lake/names.ts';
+import { DEFAULT_CATALOG, qualifiedName, type TableName } from '../core/names.ts';
 import type { CatalogTable } from '../lake/ports.ts';
 import { catalogResolver, loadInputTables, type LoadedTable } from '../lake/query-tables.ts';
 import { columnLineageFacet } from '../lineage-capture/column-lineage.ts';
 import type { CatalogKind } from '../lineage-capture/datasets.ts';
 import type { Org } from '../orgs/org.ts';
-import { planOf, requireComputeAccess } from '../orgs/plans.ts';
+import { planOf, requireComputeAccess } from '../core/plans.ts';
 import { analyzeSql } from '../sql/analyze.ts';
 import type { SqlAnalysis } from '../sql/types.ts';
 import type { RunDeps } from './deps.ts';
 import { recordEnd, recordStart } from './lineage.ts';
-import { largestMachineVcpus } from './machine-types.ts';
+import { largestMachineVcpus } from '../core/machine-types.ts';
 import type { SparkSubmission } from './ports.ts';
 import type { Run } from './run.ts';
 import { checkSparkRequest, type CheckedSparkRequest, type SparkRequest } from './spark-request.ts';

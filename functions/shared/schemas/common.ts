@@ -31,7 +31,7 @@ export const TabularResult = z
 /** A lineage job identity. */
 export const JobIdentity = z.object({ namespace: z.string(), name: z.string() }).openapi('Job');
 
-// At most 128 characters, as lake names are (`domain/lake/names.ts`).
+// At most 128 characters, as lake names are (`domain/core/names.ts`).
 const IDENT = '[A-Za-z_][A-Za-z0-9_]{0,127}';
 /** `namespace.table`. */
 export const QualifiedTableName = boundedText(257)

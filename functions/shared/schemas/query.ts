@@ -7,8 +7,8 @@ import { boundedText, JobIdentity, QualifiedTableName, TableRef, TabularResult, 
 import { MAX_SCRIPT_CHARS, MAX_SHORT_TEXT_CHARS, MAX_SQL_LENGTH } from '#domain/input-limits';
 import { MAX_JOB_PART_CHARS, MAX_RUN_SQL_CHARS } from '#domain/runs/spark-request';
 import { ValidationError } from '#domain/errors';
-import { ENGINES } from '#domain/orgs/plans';
-import { DEFAULT_MACHINE_TYPE, EXECUTORS, MACHINE_TYPE_NAMES } from '#domain/runs/machine-types';
+import { ENGINES } from '#domain/core/plans';
+import { DEFAULT_MACHINE_TYPE, EXECUTORS, MACHINE_TYPE_NAMES } from '#domain/core/machine-types';
 import { RESULTS_PAGE } from '#domain/runs/results';
 import { z } from './zod.ts';
 
@@ -198,7 +198,7 @@ export const PolarsResponse = z
   })
   .openapi('PolarsResponse');
 
-/** Spark machine types: `spark.<n>.<c|b|m>` (the table in `domain/runs/machine-types.ts`). */
+/** Spark machine types: `spark.<n>.<c|b|m>` (the table in `domain/core/machine-types.ts`). */
 export const SparkMachineType = z
   .enum(MACHINE_TYPE_NAMES as [string, ...string[]], { error: `unknown machine type; use one of ${MACHINE_TYPE_NAMES.join(', ')}` })
   .openapi({ description: 'spark.<n>.<c|b|m>: n vCPUs (1, 2, 4, 8, 16) with 2n (c), 4n (b) or 8n (m) GB' });

@@ -12,7 +12,7 @@ import { EmrServerlessEngine } from '#adapters/aws/emr-serverless';
 import { MAX_INLINE_POLICY_CHARS } from '#adapters/aws/emr-serverless-policy';
 import { emrCompute, heapMb } from '#adapters/aws/emr-serverless-sizing';
 import { localCompute, sparkSubmitArgs, sparkSubmitEnv } from '#adapters/local/spark-submit-args';
-import { machineType, type SparkResourceRequest } from '#domain/runs/machine-types';
+import { machineType, type SparkResourceRequest } from '#domain/core/machine-types';
 
 const req = (driver: string, executor: string, executors: number): SparkResourceRequest => ({ driver: machineType(driver)!, executor: machineType(executor)!, executors });
 

@@ -3,9 +3,9 @@
  * pass, the per-container key cache and its TTL, revocation, last-used bookkeeping.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { generateApiKey } from '#domain/auth/api-key';
+import { generateApiKey } from '#domain/core/api-key';
 import { Authorizer, KEY_CACHE_TTL_MS, MAX_CACHED_KEYS, TOUCH_INTERVAL_MS, type AuthorizerDeps } from '#domain/auth/authorize';
-import { createSessionToken, SESSION_COOKIE } from '#domain/auth/session';
+import { createSessionToken, SESSION_COOKIE } from '#domain/core/session';
 import { createKey, createOrg } from '#domain/orgs/manage';
 import { MemoryKeyStore, MemoryOrgStore } from '../../helpers/memory-stores.ts';
 

@@ -4,7 +4,7 @@
  * test/http/cli.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { verifySessionToken } from '#domain/auth/session';
+import { verifySessionToken } from '#domain/core/session';
 import type { LakeWriter } from '#domain/lake/ports';
 import type { Org } from '#domain/orgs/org';
 import { parseCommandLine } from '../../../cli/args.ts';

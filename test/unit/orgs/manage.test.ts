@@ -2,11 +2,11 @@
  * The operator use cases behind the CLI (domain/orgs/manage.ts), on in-memory stores.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { hashSecret, parseApiKey, secretMatches } from '#domain/auth/api-key';
-import { MAX_SESSION_TTL_SECONDS, verifySessionToken } from '#domain/auth/session';
+import { hashSecret, parseApiKey, secretMatches } from '#domain/core/api-key';
+import { MAX_SESSION_TTL_SECONDS, verifySessionToken } from '#domain/core/session';
 import { ConflictError, NotFoundError, ValidationError } from '#domain/errors';
 import { createKey, createOrg, createSession, describeKey, listKeys, MAX_NAME_LENGTH, revokeKey, updateOrg } from '#domain/orgs/manage';
-import { PLANS, type PlanName } from '#domain/orgs/plans';
+import { PLANS, type PlanName } from '#domain/core/plans';
 import { MemoryKeyStore, MemoryOrgStore } from '../../helpers/memory-stores.ts';
 
 const NOW = new Date('2030-01-01T00:00:00Z');

@@ -15,6 +15,7 @@ import {
   PayloadTooLargeError,
   PaymentRequiredError,
   ServiceUnavailableError,
+  TransientError,
   UnauthorizedError,
   ValidationError,
 } from '#domain/errors';
@@ -118,9 +119,9 @@ describe('errorResponse', () => {
     expect(response).toEqual({ statusCode: 500, body: { status: 500 } });
   });
 
-  it.each(STYLES)('Should answer a store outage in the %s style with a retryable 503', (style) => {
-    // Prepare
-    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' });
+  it.each(STYLES)('Should answer a store outage in the %s style with a retryable 503 that names no internals', (style) => {
+    // Prepare: the adapters raise an outage at their ports as a TransientError (see guardPorts).
+    const outage = new TransientError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' }));
     // Act
     const response = errorResponse(outage, style);
     // Assess

@@ -9,7 +9,7 @@ const KEY_ITEM = 'lakeline.console.apiKey';
 /** Set when the user signed out of a cookie session, so this tab stops using the cookie on its own. */
 const SIGNED_OUT_ITEM = 'lakeline.console.signedOut';
 
-/** The session cookie lakeline accepts (`functions/domain/auth/session.ts`). */
+/** The session cookie lakeline accepts (`functions/domain/core/session.ts`). */
 export const SESSION_COOKIE = 'lakeline_session';
 
 /** The API key held for this browser session, if any. */

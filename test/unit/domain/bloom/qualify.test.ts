@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { qualifyTables, quoteTrino, resultColumnNames, resultsTableAs } from '#domain/bloom/qualify';
 import { athenaTableName } from '#adapters/aws/athena-bloom';
 import { analyzeSql } from '#domain/sql/analyze';
-import type { TableName } from '#domain/lake/names';
+import type { TableName } from '#domain/core/names';
 
 const ORG = 'c8b7d732-bc82-4eed-a256-f1f33b8861d5';
 const CATALOG = 'org_c8b7d732bc824eeda256f1f33b8861d5';

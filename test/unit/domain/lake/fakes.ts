@@ -5,7 +5,7 @@
  * answers canned rows, and a lineage sink that keeps events.
  */
 import type { Catalog, CatalogTable, LakeStorage, LakeWrite, LakeWriteResult, LakeWriter, QueryEngine, ScratchSpace } from '#domain/lake/ports';
-import type { TableName } from '#domain/lake/names';
+import type { TableName } from '#domain/core/names';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { EngineRequest, EngineResult, TabularResult } from '#domain/lake/engine';
 

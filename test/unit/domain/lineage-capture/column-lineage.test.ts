@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { columnLineageFacet, type ColumnLineageFacet } from '#domain/lineage-capture/column-lineage';
-import type { LakeDataset } from '#domain/lineage-capture/datasets';
+import type { LakeDataset } from '#domain/core/lake-dataset';
 import { completeEvent, type QueryRun } from '#domain/lineage-capture/run-events';
 import { applyEventsToLineageModel } from '#domain/lineage-graph/apply';
 import { columnLineageGraph } from '#domain/lineage-graph/column-lineage';

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CapabilityError, ForbiddenError, ValidationError } from '#domain/errors';
 import { createOrg } from '#domain/orgs/manage';
-import type { PlanName } from '#domain/orgs/plans';
+import type { PlanName } from '#domain/core/plans';
 import { QuerySqlError } from '#domain/lake/engine-errors';
 import { runLegacyQuery, type LegacyQueryDeps, type LegacyQueryInput } from '#domain/query/legacy-query';
 import { MemoryOrgStore } from '../../../helpers/memory-stores.ts';

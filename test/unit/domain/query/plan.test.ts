@@ -15,6 +15,9 @@ import { MemoryLake } from '../lake/fakes.ts';
 
 const request = (extra: Partial<RoutedQueryBody>) => checkRoutedRequest({ tables: [], engine: 'auto', write_mode: 'overwrite', explain: false, ...extra });
 
+/** An engine the planner only asks about (configured or not) and never runs. */
+const notRun = async (): Promise<never> => Promise.reject(new Error('planning runs nothing'));
+
 let orgs: MemoryOrgStore;
 let lake: MemoryLake;
 let deps: PlanDeps;
@@ -23,7 +26,7 @@ let orgId: string;
 beforeEach(async () => {
   orgs = new MemoryOrgStore();
   lake = new MemoryLake();
-  deps = { orgs, catalog: lake, storage: lake, routingTable: ROUTING_TABLE, spark: {}, polars: {}, bloom: {}, warn: () => undefined };
+  deps = { orgs, catalog: lake, storage: lake, routingTable: ROUTING_TABLE, engines: { spark: { submit: notRun }, polars: { run: notRun, version: notRun }, bloom: { submit: notRun } }, warn: () => undefined };
   orgId = (await createOrg(orgs, { name: 'planner', plan: 'pro', paymentMethod: true })).orgId;
   lake.add(orgId, { namespace: 'sales', table: 'orders' }, [['id', 'long']]);
   lake.add(orgId, { namespace: 'sales', table: 'Items' }, [['id', 'long'], ['sku', 'string']]);

@@ -10,12 +10,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PlannedBloomRead } from '#domain/bloom/runs';
 import { ExecutionError, ForbiddenError, PaymentRequiredError, ValidationError } from '#domain/errors';
 import { createOrg } from '#domain/orgs/manage';
-import type { PlanName } from '#domain/orgs/plans';
+import type { PlanName } from '#domain/core/plans';
 import type { BloomSubmitter, PolarsEngine, PolarsRunRequest, SparkSubmitter } from '#domain/query/ports';
 import { runRoutedQuery, type RoutedQueryDeps } from '#domain/query/routed-query';
 import { checkRoutedRequest, type RoutedQueryBody } from '#domain/routing/request';
 import { ROUTING_TABLE, withInteractiveLimit } from '#domain/routing/table';
-import { machineType, type MachineType } from '#domain/runs/machine-types';
+import { machineType, type MachineType } from '#domain/core/machine-types';
 import { resultsTableOf } from '#domain/runs/results';
 import type { ComputeUsed, Run } from '#domain/runs/run';
 import type { PlannedSparkRun } from '#domain/runs/submit';
@@ -92,9 +92,7 @@ const world = (routingTable = ROUTING_TABLE, bloomConfigured = true): World => {
     catalog: lake,
     storage: lake,
     duckdb,
-    spark,
-    ...(bloomConfigured ? { bloom } : {}),
-    polars,
+    engines: { spark, polars, ...(bloomConfigured ? { bloom } : {}) },
     lineage: sink,
     catalogKind: 'jdbc',
     routingTable,

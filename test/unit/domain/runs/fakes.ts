@@ -6,11 +6,11 @@
  */
 import { ConflictError } from '#domain/errors';
 import type { Catalog, CatalogTable, LakeStorage } from '#domain/lake/ports';
-import type { TableName } from '#domain/lake/names';
+import type { TableName } from '#domain/core/names';
 import type { Org } from '#domain/orgs/org';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { RunDeps } from '#domain/runs/deps';
-import type { SparkResourceRequest } from '#domain/runs/machine-types';
+import type { SparkResourceRequest } from '#domain/core/machine-types';
 import { RUN_ID_PROPERTY } from '#domain/runs/commit';
 import type { RunStore, SparkEngine, SparkJob, SparkSubmission } from '#domain/runs/ports';
 import { ACTIVE_STATES, isActive, type ComputeUsed, type EngineHandle, type Run, type RunEnd, type RunOutcome, type RunState } from '#domain/runs/run';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CatalogTable } from '#domain/lake/ports';
-import type { TableName } from '#domain/lake/names';
+import type { TableName } from '#domain/core/names';
 import type { Org } from '#domain/orgs/org';
 import { expireResultTables, retentionMs, type ResultsExpiryDeps } from '#domain/runs/results-expiry';
 

@@ -1,6 +1,6 @@
 /** The machine-type table of the issue: spark.<n>.<c|b|m> = n vCPU with 2n, 4n or 8n GB. */
 import { describe, expect, it } from 'vitest';
-import { largestMachineVcpus, MACHINE_TYPES, machineType, requestedVcpus } from '#domain/runs/machine-types';
+import { largestMachineVcpus, MACHINE_TYPES, machineType, requestedVcpus } from '#domain/core/machine-types';
 
 describe('the machine-type table', () => {
   it('Should hold every size and family, sized as the table says', () => {

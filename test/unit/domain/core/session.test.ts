@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, findSessionCookie, SESSION_COOKIE, verifySessionToken } from '#domain/auth/session';
+import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, findSessionCookie, SESSION_COOKIE, verifySessionToken } from '#domain/core/session';
 
 const SECRET = 'a'.repeat(64);
 const NOW = new Date('2030-01-01T00:00:00Z');

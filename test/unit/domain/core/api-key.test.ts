@@ -3,7 +3,7 @@
  */
 import * as crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { API_KEY_PREFIX, generateApiKey, hashSecret, parseApiKey, secretMatches } from '#domain/auth/api-key';
+import { API_KEY_PREFIX, generateApiKey, hashSecret, parseApiKey, secretMatches } from '#domain/core/api-key';
 
 // Wrap timingSafeEqual so the tests can see that the comparison goes through it.
 vi.mock('node:crypto', async (importOriginal) => {

@@ -1,5 +1,5 @@
 /**
- * @module api-key
+ * @module core/api-key
  * API keys have the form `ll_<keyId>_<secret>`: the key id locates the record, the secret proves
  * possession. Only a SHA-256 hash of the secret is stored. A slow password hash is unnecessary
  * because secrets are 256 random bits, not human-chosen; comparison is constant-time.

@@ -1,11 +1,10 @@
 /**
- * @module plans
+ * @module core/plans
  * The plan table: everything a plan allows lives here, so access checks read one table instead
  * of scattering `if (plan === 'pro')` through the handlers. Prices meter usage against the org's
  * credit limit.
  */
 import { ForbiddenError, PaymentRequiredError } from '../errors.ts';
-import type { Org } from './org.ts';
 
 /** Plan names. */
 export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
@@ -55,11 +54,20 @@ export const VCPU_SECOND_PRICE_USD: Readonly<Record<Engine, number>> = {
 /** Whether an engine's compute is billed (and so needs a payment method). */
 export const isMetered = (engine: Engine): boolean => VCPU_SECOND_PRICE_USD[engine] > 0;
 
+/** What the plan checks read of an organization (an `Org` of `orgs/org.ts` is one). */
+export interface PlanHolder {
+  readonly plan: PlanName;
+  readonly paymentMethod: boolean;
+  readonly creditLimitUsd: number;
+  /** Metered spend so far, in USD. */
+  readonly usageUsd: number;
+}
+
 /** The plan of an org. */
-export const planOf = (org: Pick<Org, 'plan'>): Plan => PLANS[org.plan];
+export const planOf = (org: Pick<PlanHolder, 'plan'>): Plan => PLANS[org.plan];
 
 /** Throws 403 unless the org's plan includes the legacy query endpoint. */
-export const requireLegacyQueryAccess = (org: Org): void => {
+export const requireLegacyQueryAccess = (org: Pick<PlanHolder, 'plan'>): void => {
   if (!planOf(org).legacyQuery) {
     throw new ForbiddenError(`The legacy warehouse endpoint requires the Pro plan or higher; this organization is on the ${org.plan} plan. Upgrade the plan or use POST /api/v1/query.`);
   }
@@ -69,7 +77,7 @@ export const requireLegacyQueryAccess = (org: Org): void => {
  * Checks that an org may spend compute on an engine at a sandbox size: 402 without a payment
  * method for metered engines, 403 above the plan's sandbox cap or at the credit limit.
  */
-export const requireComputeAccess = (org: Org, engine: Engine, vcpus: number): void => {
+export const requireComputeAccess = (org: PlanHolder, engine: Engine, vcpus: number): void => {
   const plan = planOf(org);
   if (isMetered(engine) && !org.paymentMethod) {
     throw new PaymentRequiredError(`The ${engine} engine is metered compute and needs a payment method on file. Add a payment method to the organization, or run the query on duckdb.`);

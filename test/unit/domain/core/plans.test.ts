@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, PaymentRequiredError } from '#domain/errors';
 import type { Org } from '#domain/orgs/org';
-import { ENGINES, isMetered, PLAN_NAMES, PLANS, requireComputeAccess, requireLegacyQueryAccess, VCPU_SECOND_PRICE_USD, type Engine, type PlanName } from '#domain/orgs/plans';
+import { ENGINES, isMetered, PLAN_NAMES, PLANS, requireComputeAccess, requireLegacyQueryAccess, VCPU_SECOND_PRICE_USD, type Engine, type PlanName } from '#domain/core/plans';
 
 const org = (plan: PlanName, changes: Partial<Org> = {}): Org => ({
   orgId: 'o',

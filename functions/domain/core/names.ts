@@ -1,10 +1,17 @@
 /**
- * @module names
+ * @module core/names
  * Lake naming: user SQL addresses tables as `lakeline.<namespace>.<table>` (or `<namespace>.<table>`);
  * behind that, each org's tables live in its own catalog (`org_<id>`), a name users never see, so
  * outside engines reach the same tables under stable names and no org id leaks into user SQL.
  */
 import { ValidationError } from '../errors.ts';
+
+/**
+ * Namespaces lakeline writes itself: autosaved legacy results, and the per-run results tables of
+ * batch reads. A caller's destination or CTAS target there is refused, so no query overwrites them.
+ */
+export const RESULTS_NAMESPACE = 'lakeline_results';
+export const RESERVED_NAMESPACES: readonly string[] = ['autosave', RESULTS_NAMESPACE];
 
 /** The catalog name every org uses in SQL for its own lake. */
 export const DEFAULT_CATALOG = 'lakeline';

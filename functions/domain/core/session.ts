@@ -1,5 +1,5 @@
 /**
- * @module session
+ * @module core/session
  * Session credentials: a signed, expiring cookie (`lakeline_session`) for browser callers. The
  * value is `<base64url(JSON payload)>.<base64url(HMAC-SHA256)>`; nothing is stored server-side, so
  * a session ends when it expires (sessions are short-lived for that reason).

@@ -2,7 +2,7 @@
  * Query identity: the job name is a stable hash of the normalized SQL.
  */
 import { describe, expect, it } from 'vitest';
-import { queryHash, queryJob } from '#domain/lineage-capture/query-job';
+import { queryHash, queryJob } from '#domain/core/query-job';
 
 describe('queryJob', () => {
   it('Should name the job q_ and 32 hex digits of SHA-256 of the normalized text, in the lakeline namespace', () => {

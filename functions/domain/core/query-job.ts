@@ -1,5 +1,5 @@
 /**
- * @module lineage-capture/query-job
+ * @module core/query-job
  * The lineage job of a query: the same normalized SQL is the same job, whichever endpoint ran it,
  * so the job name is a hash of the firewall's normalized text. The autosave table of a query is
  * keyed by the same hash.

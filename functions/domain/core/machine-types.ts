@@ -1,5 +1,5 @@
 /**
- * @module runs/machine-types
+ * @module core/machine-types
  * The Spark machine-type table: `spark.<n>.<c|b|m>` is n vCPUs with 2n (compute), 4n (balanced)
  * or 8n (memory) GB, n ∈ {1, 2, 4, 8, 16}. Every engine maps a request through this one table;
  * what each platform then actually runs (scaled down locally, capped by EMR Serverless's worker
