@@ -38,9 +38,7 @@ import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store'
 import { recordCacheEntriesFor } from '#adapters/dynamodb/lineage-record-cache';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
-import type { FeedSubscriber } from '#domain/feed/ports';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
-import { lineageModelSubscriber } from '#domain/lineage-graph/feed-subscriber';
 import { logger } from '#shared/observability';
 import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { tableName, type AwsConfig } from './config.ts';
@@ -63,6 +61,7 @@ import {
   WAREHOUSE_URI_ENV,
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
+import { feedSubscribers } from './subscribers.ts';
 import type { BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
@@ -112,14 +111,6 @@ export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts):
   });
 };
 
-/** The feed's subscribers (alerts and the lineage lake tables join here; each also gets a queue in `lib/event-feed.ts`). */
-const awsSubscribers = (groups: FeedGroups): FeedSubscriber[] => [
-  lineageModelSubscriber(
-    () => groups.lineageGraph().model,
-    (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }),
-  ),
-];
-
 /**
  * The event feed in AWS (ADR 0045): the Events stream's fan-out sends to a queue per subscriber
  * and writes the head; marks live in the Lineage table's META partitions; a replay reads the org's
@@ -127,7 +118,9 @@ const awsSubscribers = (groups: FeedGroups): FeedSubscriber[] => [
  */
 export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(), tableName(config, LINEAGE_TABLE), sortKey);
-  const subscribers = lazily(() => awsSubscribers(groups));
+  const subscribers = lazily(() =>
+    feedSubscribers({ lineageModel: () => groups.lineageGraph().model }, { onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }) }),
+  );
   const blobs = eventBlobs(config);
   return builtOnFirstUse<FeedPorts>({
     directory: () => {

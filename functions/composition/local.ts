@@ -31,14 +31,13 @@ import { findTrinoJava } from '#adapters/trino/java';
 import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
 import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
-import type { FeedSubscriber } from '#domain/feed/ports';
 import { millisOfMark } from '#domain/feed/marks';
-import { lineageModelSubscriber } from '#domain/lineage-graph/feed-subscriber';
 import { logger } from '#shared/observability';
 import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
+import { feedSubscribers } from './subscribers.ts';
 import type { BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
@@ -88,9 +87,6 @@ export const lineageGraph = (config: LocalConfig, _platform: () => PlatformPorts
   });
 };
 
-/** The feed's subscribers, in the order they are served (alerts and the lineage lake tables join here). */
-const localSubscribers = (groups: FeedGroups): FeedSubscriber[] => [lineageModelSubscriber(() => groups.lineageGraph().model)];
-
 /**
  * The event feed in this process: the Events table's receipt index is the stored order (and its
  * last entry the head), each subscriber's marks live in the Lineage table's META partitions.
@@ -98,7 +94,7 @@ const localSubscribers = (groups: FeedGroups): FeedSubscriber[] => [lineageModel
 export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
   const events = lazily(() => new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config)));
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE), sortKey);
-  const subscribers = lazily(() => localSubscribers(groups));
+  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model }));
   return builtOnFirstUse<FeedPorts>({
     directory: () => ({ subscribers: subscribers(), head: events(), applied: (name) => marks(feedMarkKeys.applied(name)), events: events() }),
     inProcess: () =>

@@ -61,6 +61,11 @@ export interface FeedPorts {
   readonly fanOut: FanOutDeps | undefined;
 }
 
+/** What the feed's subscribers are built on (the CLI gives the same from its own stores). */
+export interface SubscriberSources {
+  readonly lineageModel: () => LineageModelStore;
+}
+
 /** The groups the feed's subscribers are built from. */
 export interface FeedGroups {
   readonly platform: () => PlatformPorts;

@@ -4,7 +4,7 @@
  * table's stream, the consumer function as the event feed's first subscriber (its FIFO queue with
  * partial batch responses and its own dead-letter queue; the stream side is in event-feed.test.ts),
  * its grants (the Lineage table read/write, the blob bucket read, the Events table read — no write
- * on Events, no stream read), and the Lineage table itself with its search index.
+ * on Events), and the Lineage table itself with its search index.
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,6 @@ describe('the lineage read model in the stack', () => {
     for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']) expect(actions).toContain(action);
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 's3:GetObject']) expect(actions).toContain(action);
     expect(actions).not.toContain('s3:PutObject');
-    expect(actions).not.toContain('dynamodb:GetRecords');
     const events = logicalIdOf(stack.data.table(EVENTS_TABLE));
     const onEvents = grants.filter((g) => g.resource.startsWith(events)).map((g) => g.action);
     expect(onEvents).toContain('dynamodb:BatchGetItem');
