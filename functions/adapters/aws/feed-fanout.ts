@@ -10,8 +10,6 @@
  */
 import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { OrgMarks } from '#domain/feed/ports';
 import { formatUtcMicros } from '#domain/lineage/event-time';
@@ -52,8 +50,8 @@ export const slicesOfStreamRecords = (records: readonly DynamoDBRecord[]): OrgSl
   for (const record of records) {
     const image = record.dynamodb?.NewImage;
     if (record.eventName !== 'INSERT' || !image) continue;
-    // Only string attributes are read here, which the Lambda and SDK shapes share.
-    const item = unmarshall({ pk: image.pk, timeKey: image.timeKey } as Record<string, SdkAttributeValue>);
+    // Only the key is read (a string attribute); the name directory's items have no `timeKey`.
+    const item = { pk: image.pk?.S, timeKey: image.timeKey?.S };
     const orgId = orgOfEventItem(item);
     if (orgId === undefined) continue;
     const slice = byOrg.get(orgId) ?? { orgId, keys: [], sequenceNumbers: [], highest: '' };
