@@ -2,8 +2,9 @@
  * @module subscriber-queue
  * One subscriber's queue of the in-process event feed (`in-process-feed.ts`; ADR 0045): the feed
  * hands it each stored event after the write committed (`notify`, a synchronous enqueue — the
- * request never waits for a subscriber), and one batch at a time is applied in the background, so a subscriber is fresh within
- * moments and one whose batches fail (retried on its own) holds up no other. During an ingestion
+ * request never waits for a subscriber), and one batch at a time is applied in the background, so
+ * a subscriber is fresh within moments and one whose batches fail (retried on its own) holds up no
+ * other. During an ingestion
  * burst a queue holds back, up to a lag bound, so the burst keeps the machine (see
  * {@link FeedConsumerOptions.busyMaxLagMs}).
  *
@@ -14,10 +15,8 @@
  * Handlers are idempotent, so re-applying the overlap changes nothing. An org whose queue outgrows
  * memory is caught up the same way.
  */
-import { feedMarkOf, highestMark, lowestMark, markBefore } from '#domain/feed/marks';
+import { highestMark, lowestMark, markBefore } from '#domain/feed/marks';
 import type { FeedEvent, FeedSubscriber, OrgMarks, StoredEventFeed } from '#domain/feed/ports';
-
-export { feedMarkOf, markBefore };
 
 /** What one subscriber's queue needs. */
 export interface FeedConsumerDeps {
@@ -35,7 +34,7 @@ export interface FeedConsumerDeps {
   readonly now?: () => number;
 }
 
-/** Tuning of {@link LineageFeedConsumer}. */
+/** Tuning of {@link SubscriberQueue}. */
 export interface FeedConsumerOptions {
   /** Events per applied batch. @default 500 */
   readonly batchSize?: number;
