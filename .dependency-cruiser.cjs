@@ -8,7 +8,7 @@
 'use strict';
 
 /** The domain's folders from the ground up; the domain's own files (errors.ts …) lie under all of them. */
-const DOMAIN_ORDER = ['core', 'sql', 'lineage', 'orgs', 'auth', 'lineage-graph', 'lake', 'routing', 'polars', 'lineage-capture', 'runs', 'bloom', 'query'];
+const DOMAIN_ORDER = ['core', 'sql', 'lineage', 'feed', 'orgs', 'auth', 'lineage-graph', 'lake', 'routing', 'polars', 'lineage-capture', 'runs', 'bloom', 'query'];
 
 /** The floors of functions/ from the ground up. */
 const FLOORS = ['domain', 'shared', 'adapters', 'composition', 'handlers'];
@@ -57,6 +57,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^functions/domain/[^/]+$' },
       to: { path: '^functions/domain/[^/]+/' },
+    },
+    {
+      name: 'domain-folder-is-ordered',
+      comment: 'Every domain folder has its place in DOMAIN_ORDER (.dependency-cruiser.cjs and docs/architecture.md), or no order rule would guard it',
+      severity: 'error',
+      from: { path: '^functions/domain/[^/]+/', pathNot: `^functions/domain/${anyOf(DOMAIN_ORDER)}/` },
+      to: {},
     },
     ...domainOrderRules,
   ],

@@ -7,6 +7,7 @@
 import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS, SESSION_COOKIE, verifySessionToken } from '#domain/core/session';
 import { NotFoundError } from '#domain/errors';
 import { checkIdentifier } from '#domain/core/names';
+import { replayFeed, subscriberNamed } from '#domain/feed/replay';
 import { rebuildLineageModel } from '#domain/lineage-graph/rebuild';
 import { createKey, createOrg, createSession, describeKey, listKeys, revokeKey, updateOrg } from '#domain/orgs/manage';
 import { KEY_CACHE_TTL_MS } from '#domain/auth/authorize';
@@ -186,6 +187,32 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     return {
       json: rebuilt,
       text: rebuilt.map((r) => `Rebuilt the lineage graph of organization ${r.orgId} from ${r.events} events in ${r.seconds.toFixed(1)} s.`).join('\n') || 'No organizations.',
+    };
+  },
+
+  'feed replay': (args) => {
+    const name = str(args, 'subscriber') as string;
+    const fromText = str(args, 'from') as string;
+    const from = Date.parse(fromText);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(fromText) || Number.isNaN(from)) throw new UsageError(`--from must be an ISO 8601 time such as 2026-11-27T09:30:00Z, got "${fromText}"`, { command: args.command });
+    return async (target) => {
+      const feed = target.feed();
+      let subscriber;
+      try {
+        subscriber = subscriberNamed(feed, name);
+      } catch (err) {
+        throw new UsageError(`--subscriber: ${(err as Error).message}`, { command: args.command });
+      }
+      const asked = str(args, 'org');
+      if (asked && !(await target.orgs.get(asked))) throw new NotFoundError(`organization ${asked} does not exist`);
+      const orgIds = asked ? [asked] : (await target.orgs.list()).map((org) => org.orgId);
+      const replayed = [];
+      for (const orgId of orgIds) replayed.push(await replayFeed(feed, subscriber, orgId, from));
+      const since = new Date(from).toISOString();
+      return {
+        json: replayed.map((r) => ({ subscriber: name, from: since, ...r })),
+        text: replayed.map((r) => `Replayed ${r.events} events of organization ${r.orgId} since ${since} to ${name} in ${r.batches} batches.`).join('\n') || 'No organizations.',
+      };
     };
   },
 

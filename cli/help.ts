@@ -62,7 +62,7 @@ export const renderHelp = (topic: HelpTopic): string => {
   }
   const commands = topic.group ? COMMANDS.filter((c) => c.group === topic.group) : COMMANDS;
   return [
-    'lakeline: manage organizations, API keys and sessions of a lakeline deployment, load demo data into its lake, and rebuild its lineage graph.',
+    'lakeline: manage organizations, API keys and sessions of a lakeline deployment, load demo data into its lake, rebuild its lineage graph and replay its event feed to a subscriber.',
     '',
     `Usage: lakeline ${topic.group ?? `<${GROUPS.join('|')}>`} <action> [options]`,
     '',

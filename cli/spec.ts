@@ -16,7 +16,7 @@ export interface OptionSpec {
 
 /** A command such as `orgs create`. */
 export interface CommandSpec {
-  readonly group: 'orgs' | 'keys' | 'sessions' | 'demo' | 'lineage';
+  readonly group: 'orgs' | 'keys' | 'sessions' | 'demo' | 'lineage' | 'feed';
   readonly action: string;
   readonly summary: string;
   /** Positional arguments after the action, all required. */
@@ -142,10 +142,23 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { org: { type: 'string', value: 'ORG_ID', help: 'organization whose graph to rebuild (default: every organization)' } },
     examples: ['lakeline lineage rebuild --org 2f1c…', 'lakeline lineage rebuild'],
   },
+  {
+    group: 'feed',
+    action: 'replay',
+    summary: 'Hand one event feed subscriber again every event stored at or after a time (every organization without --org); the other subscribers are not touched',
+    positionals: [],
+    options: {
+      subscriber: { type: 'string', value: 'NAME', help: 'the subscriber to replay to (lineage-model, …)' },
+      from: { type: 'string', value: 'TIME', help: 'replay events received at or after this ISO 8601 time' },
+      org: { type: 'string', value: 'ORG_ID', help: 'organization whose events to replay (default: every organization)' },
+    },
+    required: ['subscriber', 'from'],
+    examples: ['lakeline feed replay --subscriber lineage-model --from 2026-11-27T00:00:00Z', 'lakeline feed replay --subscriber lineage-model --from 2026-11-27T09:30:00Z --org 2f1c…'],
+  },
 ];
 
 /** The groups, in help order. */
-export const GROUPS = ['orgs', 'keys', 'sessions', 'demo', 'lineage'] as const;
+export const GROUPS = ['orgs', 'keys', 'sessions', 'demo', 'lineage', 'feed'] as const;
 
 /** Finds a command by group and action. */
 export const findCommand = (group: string, action: string): CommandSpec | undefined =>

@@ -13,8 +13,11 @@ import type { KeyStore, OrgStore } from '#domain/orgs/ports';
 import type { LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
 import { DirectoryBlobStore } from '#adapters/blob/directory-blob-store';
 import { S3BlobStore } from '#adapters/blob/s3-blob-store';
-import { DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
+import { DynamoEventFeed, DynamoStoredEventSource, ShardedReplayFeed } from '#adapters/dynamodb/event-feed';
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
+import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
+import { feedSubscribers } from '#composition/subscribers';
+import type { FeedDirectory } from '#domain/feed/ports';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { LambdaClient } from '@aws-sdk/client-lambda';
@@ -42,6 +45,8 @@ export interface Target {
   lakeWriter(): LakeWriter;
   /** The lineage read model and the stored events it is derived from (`lakeline lineage rebuild`). */
   lineage(): { readonly model: LineageModelStore; readonly storedEvents: StoredEventSource };
+  /** The event feed's subscribers, marks and stored order (`lakeline feed replay`). */
+  feed(): FeedDirectory;
   /** The organization commands act for when none is given: the local stack's demo org. */
   readonly defaultOrgId?: string;
   /** Releases clients and stops anything the target started. */
@@ -113,6 +118,12 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
       model: new DynamoLineageModelStore(doc, names.lineage),
       storedEvents: new DynamoStoredEventSource(doc, names.events, () => new DirectoryBlobStore(path.join(home, 'blobs'))),
     }),
+    feed: () => {
+      // The receipt index is the stored order locally, and its last entry the head.
+      const events = new DynamoEventFeed(doc, names.events, () => new DirectoryBlobStore(path.join(home, 'blobs')));
+      const model = new DynamoLineageModelStore(doc, names.lineage);
+      return { subscribers: feedSubscribers({ lineageModel: () => model }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
+    },
     ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {
       client.destroy();
@@ -209,6 +220,20 @@ export const openAwsTarget = async (options: AwsTargetOptions): Promise<Target> 
       return {
         model: new DynamoLineageModelStore(doc, names.lineageTable),
         storedEvents: new DynamoStoredEventSource(doc, names.eventsTable, () => new S3BlobStore(new S3Client({ region, maxAttempts: 3 }), names.blobBucket)),
+      };
+    },
+    feed: () => {
+      const names = tables.lineage;
+      if (!names) throw new TargetError(`stack ${options.stack ?? STACK_NAME} has no output ${tableOutputName(LINEAGE_TABLE)}; redeploy it with this version`);
+      const model = new DynamoLineageModelStore(doc, names.lineageTable);
+      const head = new DynamoFeedWatermarks(doc, names.lineageTable, feedMarkKeys.head);
+      // No receipt index in AWS: a replay reads the org's events shard by shard (ADR 0045).
+      const source = new DynamoStoredEventSource(doc, names.eventsTable, () => new S3BlobStore(new S3Client({ region, maxAttempts: 3 }), names.blobBucket));
+      return {
+        subscribers: feedSubscribers({ lineageModel: () => model }),
+        head: { newest: (orgId) => head.read(orgId) },
+        events: new ShardedReplayFeed(source),
+        applied: (name) => new DynamoFeedWatermarks(doc, names.lineageTable, feedMarkKeys.applied(name)),
       };
     },
     close: async () => client.destroy(),

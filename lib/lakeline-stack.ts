@@ -11,6 +11,7 @@ import { LakelineBloom, type LakelineBloomProps } from './bloom.ts';
 import { LakelineConsole, type LakelineConsoleProps } from './console.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
+import { LakelineEventFeed, type LakelineEventFeedProps } from './event-feed.ts';
 import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
@@ -42,7 +43,9 @@ export interface LakelineStackProps extends StackProps {
   /** Passed to {@link LakelineBloom} (everything but the constructs it wires). @default - its defaults */
   readonly bloom?: Omit<LakelineBloomProps, 'warehouse' | 'functions'>;
   /** Passed to {@link LakelineLineageGraph} (everything but the data). @default - its defaults */
-  readonly lineageGraph?: Omit<LakelineLineageGraphProps, 'data'>;
+  readonly lineageGraph?: Omit<LakelineLineageGraphProps, 'data' | 'feed'>;
+  /** Passed to {@link LakelineEventFeed} (everything but the data). @default - its defaults */
+  readonly eventFeed?: Omit<LakelineEventFeedProps, 'data'>;
   /** Passed to {@link LakelineConsole} (everything but the constructs it wires). @default - its defaults */
   readonly console?: Omit<LakelineConsoleProps, 'api' | 'accessLogBucket'>;
 }
@@ -59,13 +62,15 @@ export class LakelineStack extends Stack {
   public readonly polarsFargate: LakelinePolarsFargate;
   public readonly bloom: LakelineBloom;
   public readonly console: LakelineConsole;
+  public readonly eventFeed: LakelineEventFeed;
   public readonly lineageGraph: LakelineLineageGraph;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
     this.data = new LakelineData(this, 'Data', props.data);
     this.api = new LakelineApi(this, 'Api', { ...props.api, data: this.data });
-    this.lineageGraph = new LakelineLineageGraph(this, 'LineageGraph', { ...props.lineageGraph, data: this.data });
+    this.eventFeed = new LakelineEventFeed(this, 'EventFeed', { ...props.eventFeed, data: this.data });
+    this.lineageGraph = new LakelineLineageGraph(this, 'LineageGraph', { ...props.lineageGraph, data: this.data, feed: this.eventFeed });
     this.warehouse = new LakelineWarehouse(this, 'Warehouse', { ...props.warehouse, accessLogBucket: this.data.accessLogBucket });
     this.lake = new LakelineLake(this, 'Lake', {
       ...props.lake,

@@ -127,10 +127,11 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     await loadDemoData(orgId);
     // Before serving: runs a previous process left RUNNING are re-attached or ended.
     await recoverLocalRuns();
-    // The lineage model's consumer: events stored after its watermark (a previous process may have
-    // died before applying them) are re-applied in the background; new ones come as they are stored.
-    const lineageConsumer = (await import('#composition/index')).lineageGraph().consumer;
-    void lineageConsumer?.start();
+    // The event feed's subscribers (the lineage model first): events stored after each one's
+    // watermark (a previous process may have died before applying them) are re-applied in the
+    // background; new ones come as they are stored.
+    const eventFeed = (await import('#composition/index')).feed().inProcess;
+    void eventFeed?.start();
     // LAKELINE_BLOOM=eager: the bloom engine's Trino server starts now rather than on first use.
     (await import('#composition/index')).bloom().warm();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
@@ -151,7 +152,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await lineageConsumer?.stop();
+        await eventFeed?.stop();
         await running.stop();
         // The bloom engine's Trino server, when a bloom statement started one.
         await (await import('#composition/index')).bloom().stop();

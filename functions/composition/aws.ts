@@ -30,14 +30,16 @@ import { DuckDBQueryEngine, hostCapacity, type DuckDBEngineOptions } from '#adap
 import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
 import { s3SecretStatements } from '#adapters/duckdb/s3-secret';
 import { awsDynamoClient, createDocumentClient } from '#adapters/dynamodb/clients';
-import { DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
+import { DynamoStoredEventSource, eventsOf, ShardedReplayFeed } from '#adapters/dynamodb/event-feed';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
+import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { recordCacheEntriesFor } from '#adapters/dynamodb/lineage-record-cache';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
+import { logger } from '#shared/observability';
 import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { tableName, type AwsConfig } from './config.ts';
 import {
@@ -46,6 +48,7 @@ import {
   EMR_APPLICATION_ID_ENV,
   EMR_EXECUTION_ROLE_ARN_ENV,
   EMR_RELEASE_LABEL_ENV,
+  feedQueueEnv,
   LAKE_WRITER_FUNCTION_ENV,
   POLARS_DATA_ROLE_ENV,
   POLARS_RESULTS_BUCKET_ENV,
@@ -58,7 +61,8 @@ import {
   WAREHOUSE_URI_ENV,
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
-import type { BloomPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import { feedSubscribers } from './subscribers.ts';
+import type { BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
 const bound = (value: string | undefined, variable: string): string => {
@@ -96,7 +100,7 @@ export const platform = (config: AwsConfig, _hooks: PlatformHooks): PlatformPort
   });
 };
 
-/** The lineage read model on DynamoDB; its consumer is the stream's Lambda (`handlers/lineage-model-consumer.ts`). */
+/** The lineage read model on DynamoDB; the feed keeps it up to date (its subscriber Lambda: `handlers/lineage-model-consumer.ts`). */
 export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts): LineageGraphPorts => {
   const blobs = eventBlobs(config);
   return builtOnFirstUse<LineageGraphPorts>({
@@ -104,7 +108,36 @@ export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts):
       new DynamoLineageModelStore(documents(), tableName(config, LINEAGE_TABLE), config.lambdaMemoryMb === undefined ? {} : { records: { maxEntries: recordCacheEntriesFor(config.lambdaMemoryMb) } }),
     storedEvents: () => new DynamoStoredEventSource(documents(), tableName(config, EVENTS_TABLE), blobs),
     blobs,
-    consumer: () => undefined,
+  });
+};
+
+/**
+ * The event feed in AWS (ADR 0045): the Events stream's fan-out sends to a queue per subscriber
+ * and writes the head; marks live in the Lineage table's META partitions; a replay reads the org's
+ * events shard by shard (the table has no receipt index in AWS).
+ */
+export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
+  const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(), tableName(config, LINEAGE_TABLE), sortKey);
+  const subscribers = lazily(() =>
+    feedSubscribers({ lineageModel: () => groups.lineageGraph().model }, { onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }) }),
+  );
+  const blobs = eventBlobs(config);
+  return builtOnFirstUse<FeedPorts>({
+    directory: () => {
+      const head = marks(feedMarkKeys.head);
+      return {
+        subscribers: subscribers(),
+        head: { newest: (orgId) => head.read(orgId) },
+        applied: (name) => marks(feedMarkKeys.applied(name)),
+        events: new ShardedReplayFeed(new DynamoStoredEventSource(documents(), tableName(config, EVENTS_TABLE), blobs)),
+      };
+    },
+    inProcess: () => undefined,
+    byKeys: () => (keys) => eventsOf(documents(), tableName(config, EVENTS_TABLE), blobs, keys, true),
+    fanOut: () => {
+      const queues = Object.fromEntries(subscribers().flatMap((s) => (config.feedQueues[feedQueueEnv(s.name)] === undefined ? [] : [[s.name, config.feedQueues[feedQueueEnv(s.name)] as string]])));
+      return { sqs: new SQSClient({}), queues, head: marks(feedMarkKeys.head) };
+    },
   });
 };
 

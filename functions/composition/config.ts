@@ -16,6 +16,7 @@ import {
   AWS_ENDPOINT_URL_ENV,
   AWS_ENDPOINT_URL_S3_ENV,
   BLOB_BUCKET_ENV,
+  FEED_QUEUE_ENV_PREFIX,
   BLOOM_ENV,
   BLOOM_WORKGROUP_ENV,
   DUCKDB_EXTENSION_DIR_ENV,
@@ -139,6 +140,8 @@ export interface AwsConfig extends CommonConfig {
   readonly awsEndpoints: { readonly s3?: string };
   readonly blobBucket?: string;
   readonly sessionSecretArn?: string;
+  /** The feed subscribers' queue URLs by environment variable name (`feedQueueEnv`); the stream's fan-out sends to them. */
+  readonly feedQueues: Readonly<Record<string, string>>;
   readonly lake: {
     readonly duckdbExtensionDir: string;
     /** `s3://bucket/warehouse`. */
@@ -247,6 +250,7 @@ const awsConfig = (env: Env): AwsConfig => ({
   tableNames: Object.fromEntries(ALL_TABLES.flatMap((t) => (text(env, t.envName) === undefined ? [] : [[t.id, env[t.envName] as string]]))),
   maxResponseBytes: LAMBDA_MAX_RESPONSE_BYTES,
   awsEndpoints: defined({ s3: s3Endpoint(env) }),
+  feedQueues: Object.fromEntries(Object.keys(env).flatMap((name) => (name.startsWith(FEED_QUEUE_ENV_PREFIX) && text(env, name) !== undefined ? [[name, env[name] as string]] : []))),
   ...defined({
     lambdaMemoryMb: wholeNumber(env, LAMBDA_MEMORY_ENV, 1, 'MB'),
     blobBucket: text(env, BLOB_BUCKET_ENV),

@@ -124,3 +124,12 @@ export const POLARS_TASK_MAX_RUN_ENV = 'LAKELINE_POLARS_MAX_RUN_S';
 export const POLARS_TASK_MEMORY_ENV = 'LAKELINE_POLARS_MEMORY_MB';
 /** Task: the unprivileged uid the sandbox worker runs as (the runner keeps the task role to itself). */
 export const POLARS_TASK_SANDBOX_UID_ENV = 'LAKELINE_SANDBOX_UID';
+
+/**
+ * The stream's fan-out (AWS): URL of a feed subscriber's queue, `LAKELINE_FEED_QUEUE_<NAME>` with the
+ * subscriber's name in capitals and `-` as `_` (`LAKELINE_FEED_QUEUE_LINEAGE_MODEL`). Unset: the
+ * fan-out does not send to that subscriber.
+ */
+export const feedQueueEnv = (subscriber: string): string => `LAKELINE_FEED_QUEUE_${subscriber.toUpperCase().replace(/-/g, '_')}`;
+/** The prefix of {@link feedQueueEnv}. */
+export const FEED_QUEUE_ENV_PREFIX = 'LAKELINE_FEED_QUEUE_';

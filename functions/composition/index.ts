@@ -20,7 +20,7 @@ import { configureObservability, logger } from '#shared/observability';
 import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
-import type { AwsRoot, BloomPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
+import type { AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
 import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
 
 // Compile-time only: each profile's module exports a builder for every group.
@@ -43,9 +43,9 @@ const byProfile =
     return current.profile === 'aws' ? forAws(current) : forLocal(current);
   };
 
-/** Locally, newly stored events go to the lineage model's in-process consumer; in AWS the table's stream feeds a Lambda. */
+/** Locally, newly stored events go to the in-process event feed; in AWS the table's stream feeds the fan-out Lambda. */
 const localPlatformHooks: PlatformHooks = {
-  onEventsStored: (orgId, events) => lineageGraph().consumer?.notify(orgId, events),
+  onEventsStored: (orgId, events) => feed().inProcess?.notify(orgId, events),
 };
 const awsPlatformHooks: PlatformHooks = { onEventsStored: () => undefined };
 
@@ -58,7 +58,7 @@ export const platform = /* @__PURE__ */ lazily((): PlatformPorts =>
     )(),
   ),
 );
-/** The lineage read model (and, locally, its consumer). */
+/** The lineage read model. */
 export const lineageGraph = /* @__PURE__ */ lazily((): LineageGraphPorts =>
   guardPorts(
     byProfile(
@@ -66,6 +66,13 @@ export const lineageGraph = /* @__PURE__ */ lazily((): LineageGraphPorts =>
       (c) => local.lineageGraph(c, platform),
     )(),
   ),
+);
+/** The event feed and its subscribers (locally, the in-process feed that delivers to them). */
+export const feed = /* @__PURE__ */ lazily((): FeedPorts =>
+  byProfile(
+    (c) => aws.feed(c, { platform, lineageGraph }),
+    (c) => local.feed(c, { platform, lineageGraph }),
+  )(),
 );
 /** The Iceberg lake and DuckDB. */
 export const lake = /* @__PURE__ */ lazily((): LakePorts => guardPorts(byProfile(aws.lake, local.lake)()));

@@ -12,30 +12,33 @@ import { DuckDBQueryEngine } from '#adapters/duckdb/engine';
 import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
 import { TempDirectoryScratch } from '#adapters/duckdb/result-scratch';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
-import { DynamoEventFeed, DynamoStoredEventSource } from '#adapters/dynamodb/event-feed';
+import { DynamoEventFeed, DynamoStoredEventSource, eventsOf } from '#adapters/dynamodb/event-feed';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
-import { DynamoFeedWatermarks } from '#adapters/dynamodb/lineage-feed-watermarks';
+import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
+import { InProcessFeed, notifyingEventStore } from '#adapters/local/in-process-feed';
 import { BwrapPolarsPool } from '#adapters/local/polars-pool';
 import { LocalSparkEngine } from '#adapters/local/spark-submit';
 import { SqliteCatalog } from '#adapters/local/sqlite-catalog';
+import { SubscriberQueue } from '#adapters/local/subscriber-queue';
 import { SubprocessLakeWriter } from '#adapters/local/subprocess-lake-writer';
 import { TrinoBloomEngine } from '#adapters/trino/bloom-engine';
 import { findTrinoJava } from '#adapters/trino/java';
 import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
 import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
-import { LineageFeedConsumer, notifyingEventStore } from '#domain/lineage-graph/feed-consumer';
+import { millisOfMark } from '#domain/feed/marks';
 import { logger } from '#shared/observability';
 import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
-import type { BloomAvailability, BloomPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import { feedSubscribers } from './subscribers.ts';
+import type { BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
 const perEndpoint = <T>(make: (endpoint: string) => T) => {
@@ -56,7 +59,7 @@ const eventBlobs = (config: LocalConfig) => lazily(() => new DirectoryBlobStore(
 /**
  * Orgs, keys, sessions and events on the local DynamoDB; large event bodies in `<home>/blobs`.
  * Events are written with the feed's receipt keys, and each newly stored event is handed to the
- * in-process lineage consumer once its write committed (`hooks`).
+ * in-process event feed once its write committed (`hooks`).
  */
 export const platform = (config: LocalConfig, hooks: PlatformHooks): PlatformPorts => {
   const events = lazily(() =>
@@ -74,26 +77,54 @@ export const platform = (config: LocalConfig, hooks: PlatformHooks): PlatformPor
   });
 };
 
-/**
- * The lineage read model on the local DynamoDB, maintained by the in-process consumer of the local
- * feed (the Events table's receipt index and a watermark per org; ADR 0031).
- */
-export const lineageGraph = (config: LocalConfig, platform: () => PlatformPorts): LineageGraphPorts => {
-  const model = lazily(() => new DynamoLineageModelStore(documents(config), tableName(config, LINEAGE_TABLE)));
+/** The lineage read model on the local DynamoDB, kept up to date by the in-process feed (ADR 0031, ADR 0045). */
+export const lineageGraph = (config: LocalConfig, _platform: () => PlatformPorts): LineageGraphPorts => {
   const blobs = eventBlobs(config);
   return builtOnFirstUse<LineageGraphPorts>({
-    model,
+    model: () => new DynamoLineageModelStore(documents(config), tableName(config, LINEAGE_TABLE)),
     storedEvents: () => new DynamoStoredEventSource(documents(config), tableName(config, EVENTS_TABLE), blobs),
     blobs,
-    consumer: () =>
-      new LineageFeedConsumer({
-        store: model(),
-        feed: new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), blobs),
-        watermarks: new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE)),
-        orgIds: async () => (await platform().orgs.list()).map((org) => org.orgId),
-        warn: (message, fields) => logger.warn(message, fields),
-      }),
   });
+};
+
+/**
+ * The event feed in this process: the Events table's receipt index is the stored order (and its
+ * last entry the head), each subscriber's marks live in the Lineage table's META partitions.
+ */
+export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
+  const events = lazily(() => new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config)));
+  const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE), sortKey);
+  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model }));
+  return builtOnFirstUse<FeedPorts>({
+    directory: () => ({ subscribers: subscribers(), head: events(), applied: (name) => marks(feedMarkKeys.applied(name)), events: events() }),
+    inProcess: () =>
+      new InProcessFeed(
+        subscribers().map(
+          (subscriber) =>
+            new SubscriberQueue({
+              subscriber,
+              feed: events(),
+              watermarks: marks(feedMarkKeys.watermark(subscriber.name)),
+              applied: marks(feedMarkKeys.applied(subscriber.name)),
+              orgIds: async () => (await groups.platform().orgs.list()).map((org) => org.orgId),
+              warn: (message, fields) => logger.warn(message, fields),
+              onApplied: (orgId, events, high) => logApplied(subscriber.name, orgId, events, high),
+            }),
+        ),
+      ),
+    byKeys: () => (keys) => eventsOf(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config), keys, true),
+    fanOut: () => undefined,
+  });
+};
+
+/**
+ * A subscriber's lag in the logs: each batch it applied, and how long after its newest event was
+ * stored; at info once past the 2 s in which an acknowledged event is in the graph, else at debug
+ * (a busy local stack applies several batches a second).
+ */
+const logApplied = (subscriber: string, orgId: string, events: number, high: string): void => {
+  const lagMs = Date.now() - millisOfMark(high);
+  (lagMs > 2_000 ? logger.info : logger.debug)('feed batch applied', { subscriber, orgId, events, lagMs });
 };
 
 /** The SQLite catalog, the warehouse directory, the lake writer subprocess and DuckDB. */

@@ -9,8 +9,10 @@ import type { DuckDBQueryEngine } from '#adapters/duckdb/engine';
 import type { BloomEngine } from '#domain/bloom/ports';
 import type { Catalog, LakeStorage, LakeWriter, ScratchSpace } from '#domain/lake/ports';
 import type { BlobStore, EventStore } from '#domain/lineage/ports';
-import type { LineageFeedConsumer } from '#domain/lineage-graph/feed-consumer';
-import type { FeedEvent, LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
+import type { FanOutDeps } from '#adapters/aws/feed-fanout';
+import type { InProcessFeed } from '#adapters/local/in-process-feed';
+import type { FeedDirectory, FeedEvent } from '#domain/feed/ports';
+import type { LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
 import type { CatalogKind } from '#domain/lineage-capture/datasets';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
@@ -30,21 +32,44 @@ export interface PlatformPorts {
   sessionSecret(): Promise<string>;
 }
 
-/** What the platform tells others (the local profile's lineage feed); AWS reports through the table's stream instead. */
+/** What the platform tells others (the local profile's event feed); AWS reports through the table's stream instead. */
 export interface PlatformHooks {
   /** Events the store newly stored, once the write committed; must return at once. */
   readonly onEventsStored: (orgId: string, events: readonly FeedEvent[]) => void;
 }
 
-/** The lineage read model: its store, the stored events it is derived from, and (locally) its consumer. */
+/** The lineage read model: its store and the stored events it is derived from (the feed keeps it up to date). */
 export interface LineageGraphPorts {
   readonly model: LineageModelStore;
   /** Every stored event of an org, for a rebuild. */
   readonly storedEvents: StoredEventSource;
   /** Where large event bodies live (the stream consumer reads them). */
   readonly blobs: BlobStore;
-  /** The in-process consumer of the local feed; `undefined` in AWS (a Lambda reads the stream). */
-  readonly consumer: LineageFeedConsumer | undefined;
+}
+
+/**
+ * The event feed (ADR 0045): the subscribers the profile's root lists, their marks and the feed's
+ * head (health, replay), and locally the in-process feed that delivers to them.
+ */
+export interface FeedPorts {
+  readonly directory: FeedDirectory;
+  /** The in-process feed; `undefined` in AWS (the Events stream's fan-out delivers through a queue per subscriber). */
+  readonly inProcess: InProcessFeed | undefined;
+  /** The events of Events table keys, read consistently (a subscriber Lambda reads its queue's messages with it). */
+  readonly byKeys: (keys: readonly string[]) => Promise<readonly FeedEvent[]>;
+  /** AWS: what the stream's fan-out sends with (a queue per subscriber, the head); `undefined` locally. */
+  readonly fanOut: FanOutDeps | undefined;
+}
+
+/** What the feed's subscribers are built on (the CLI gives the same from its own stores). */
+export interface SubscriberSources {
+  readonly lineageModel: () => LineageModelStore;
+}
+
+/** The groups the feed's subscribers are built from. */
+export interface FeedGroups {
+  readonly platform: () => PlatformPorts;
+  readonly lineageGraph: () => LineageGraphPorts;
 }
 
 /** The Iceberg lake: catalog, table files, the lake writer and the in-process DuckDB. */
@@ -108,6 +133,7 @@ export interface Ports {
   readonly polars: PolarsPorts;
   readonly bloom: BloomPorts;
   readonly lineageGraph: LineageGraphPorts;
+  readonly feed: FeedPorts;
 }
 
 /**
@@ -121,6 +147,7 @@ export interface ProfileRoot<C> {
   polars(config: C): PolarsPorts;
   bloom(config: C): BloomPorts;
   lineageGraph(config: C, platform: () => PlatformPorts): LineageGraphPorts;
+  feed(config: C, groups: FeedGroups): FeedPorts;
 }
 
 /** The profile roots' shapes, checked at compile time only. */

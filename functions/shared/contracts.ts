@@ -28,6 +28,7 @@ import type { Page } from '#domain/lineage-graph/ports';
 import type { SearchQuery as SearchRequest } from '#domain/lineage-graph/search';
 import type { JsonBody, JsonText } from './request.ts';
 import type { RouteDefinition, RouteId } from './routes.ts';
+import { Health } from './schemas/health.ts';
 import { ErrorBody, GatewayMessageBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
 import { BatchFailure, BatchResponse, EventsQuery, LINEAGE_UUID, LineageAccepted, MarquezEvents, MarquezEventsQuery, StoredLineageEvent } from './schemas/lineage.ts';
 import {
@@ -378,6 +379,14 @@ export const SearchLineage: RouteContract<undefined, SearchRequest, z.infer<type
   errors: [400],
 };
 
+/** `GET /api/v1/health`. */
+export const GetHealth: RouteContract<undefined, RawParams, z.infer<typeof Health>> = {
+  id: 'GetHealth',
+  summary: "The caller's organization in the event feed: each subscriber's lag behind the newest stored event",
+  response: Health,
+  errors: [],
+};
+
 /** `GET /openapi.json`. */
 export const GetOpenApi: RouteContract<undefined, RawParams, Record<string, unknown>> = {
   id: 'GetOpenApi',
@@ -415,6 +424,7 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetJobRun,
   GetLineageRun,
   SearchLineage,
+  GetHealth,
   GetOpenApi,
 };
 

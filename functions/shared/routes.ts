@@ -54,6 +54,7 @@ export type RouteId =
   | 'GetJobRun'
   | 'GetLineageRun'
   | 'SearchLineage'
+  | 'GetHealth'
   | 'GetOpenApi';
 
 /** One endpoint. */
@@ -276,6 +277,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     lake: 'read',
   },
   ...lineageGraphRoutes(),
+  // The feed's marks live in the Lineage table; locally the head is the Events table's receipt index.
+  { id: 'GetHealth', method: 'GET', path: '/api/v1/health', handler: 'get-health', auth: 'key', errorStyle: 'plain', tables: [{ table: LINEAGE_TABLE, access: 'RO' }, { table: EVENTS_TABLE, access: 'RO' }], memoryMb: 256 },
   {
     id: 'GetOpenApi',
     method: 'GET',

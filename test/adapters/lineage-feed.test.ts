@@ -1,6 +1,6 @@
 /**
- * The local lineage feed on the real local DynamoDB: events newly stored are applied by the
- * in-process consumer; events stored by a process that died before applying them (here: a store
+ * The local lineage feed (the lineage model's queue of the in-process event feed) on the real local
+ * DynamoDB: events newly stored are applied by the in-process consumer; events stored by a process that died before applying them (here: a store
  * that never tells the consumer) are applied when a consumer starts, from its watermark; and a
  * replay changes nothing. While an org's ingestion is busy the consumer holds its events back, up
  * to its lag bound: a short burst is applied once it ends, a sustained one within about the bound,
@@ -17,7 +17,10 @@ import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store'
 import { localTableName } from '#composition/config';
 import { prepareEvent } from '#domain/lineage/derive';
 import type { EventRecord, EventStore } from '#domain/lineage/ports';
-import { feedMarkOf, LineageFeedConsumer, markBefore, notifyingEventStore } from '#domain/lineage-graph/feed-consumer';
+import { notifyingEventStore } from '#adapters/local/in-process-feed';
+import { SubscriberQueue } from '#adapters/local/subscriber-queue';
+import { feedMarkOf, markBefore } from '#domain/feed/marks';
+import { lineageModelSubscriber } from '#domain/lineage-graph/feed-subscriber';
 import { EVENTS_TABLE, LINEAGE_TABLE } from '#shared/table-definitions';
 import { answers } from '../unit/domain/lineage-graph/answers.ts';
 import { newRunId, runEventJson, type RunEventSpec } from '../unit/domain/lineage-graph/events.ts';
@@ -46,8 +49,8 @@ const record = (spec: RunEventSpec, receivedAt = new Date()): EventRecord => {
 };
 
 const consumerFor = (orgIds: string[], options = {}) =>
-  new LineageFeedConsumer(
-    { store: model, feed: new DynamoEventFeed(doc, localTableName(EVENTS_TABLE), blobs), watermarks, orgIds: async () => orgIds, warn: () => undefined },
+  new SubscriberQueue(
+    { subscriber: lineageModelSubscriber(() => model), feed: new DynamoEventFeed(doc, localTableName(EVENTS_TABLE), blobs), watermarks, orgIds: async () => orgIds, warn: () => undefined },
     { replayMarginMs: 0, watermarkEveryMs: 0, ...options },
   );
 

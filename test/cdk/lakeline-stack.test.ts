@@ -184,7 +184,7 @@ describe('functions', () => {
     // The console's deployment handler is aws-cdk-lib's BucketDeployment function (Python; test/cdk/console.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
     // + the 405 answer of methods a path does not serve, and the console's deployment
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 7 + sandboxes.length);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 8 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
     const consoleDeployment = logicalIdOf(stack.console.deploymentFunction);
     for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && id !== consoleDeployment && !sandboxes.includes(id))) {

@@ -11,7 +11,9 @@ import { parseCommandLine } from '../../../cli/args.ts';
 import { EXIT, runCli, type TargetOpener } from '../../../cli/run.ts';
 import type { Target } from '../../../cli/target.ts';
 import { TargetError } from '../../../cli/target-error.ts';
+import { memoryFeedDirectory, RecordingSubscriber, storedAt } from '../../helpers/memory-feed.ts';
 import { MemoryKeyStore, MemoryOrgStore } from '../../helpers/memory-stores.ts';
+import { newRunId } from '../domain/lineage-graph/events.ts';
 
 const SECRET = 'cli-test-secret';
 let orgs: MemoryOrgStore;
@@ -19,6 +21,8 @@ let keys: MemoryKeyStore;
 let opened: number;
 let closed: number;
 /** The demo loads the CLI asked for (the real lake writer is exercised in test/http/cli.test.ts). */
+/** The feed `feed replay` works on (the replay on a real store is in test/adapters/event-feed.test.ts). */
+let feed: ReturnType<typeof memoryFeedDirectory>;
 let demoLoads: { orgId: string; scale: number; namespace: string | undefined }[];
 
 const lakeWriter = (): LakeWriter => ({
@@ -43,6 +47,7 @@ const opener: TargetOpener = async () => {
     lineage: () => {
       throw new Error('not used by these tests');
     },
+    feed: () => feed,
     close: async () => void closed++,
   };
   return target;
@@ -61,11 +66,65 @@ const json = async <T>(...argv: string[]): Promise<T> => {
 };
 
 beforeEach(() => {
+  feed = memoryFeedDirectory([new RecordingSubscriber('lineage-model'), new RecordingSubscriber('alerts')]);
   demoLoads = [];
   orgs = new MemoryOrgStore();
   keys = new MemoryKeyStore();
   opened = 0;
   closed = 0;
+});
+
+describe('lakeline feed replay', () => {
+  const event = (receivedAt: string) => storedAt({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: newRunId(), job: 'extract' }, new Date(receivedAt));
+
+  it("Should replay every org's events since --from to that subscriber alone and report them", async () => {
+    // Prepare
+    const a = await json<Org>('orgs', 'create', '--name', 'A');
+    const b = await json<Org>('orgs', 'create', '--name', 'B');
+    feed.events.store(a.orgId, event('2026-11-27T09:00:00Z'), event('2026-11-27T10:00:00Z'));
+    feed.events.store(b.orgId, event('2026-11-27T10:30:00Z'));
+    // Act
+    const replayed = await json<{ orgId: string; events: number; subscriber: string; from: string }[]>('feed', 'replay', '--subscriber', 'alerts', '--from', '2026-11-27T10:00:00Z');
+    // Assess
+    expect(replayed.map((r) => [r.orgId, r.events]).sort()).toEqual([[a.orgId, 1], [b.orgId, 1]].sort());
+    expect(replayed[0]).toMatchObject({ subscriber: 'alerts', from: '2026-11-27T10:00:00.000Z' });
+    const [model, alerts] = feed.subscribers as RecordingSubscriber[];
+    expect(alerts?.ids(a.orgId)).toEqual([feed.events.byOrg.get(a.orgId)?.[1]?.id]);
+    expect(model?.batches).toEqual([]);
+  });
+
+  it('Should replay one org with --org, in text', async () => {
+    // Prepare
+    const a = await json<Org>('orgs', 'create', '--name', 'A');
+    feed.events.store(a.orgId, event('2026-11-27T10:00:00Z'));
+    // Act
+    const result = await run('feed', 'replay', '--subscriber', 'lineage-model', '--from', '2026-11-27T00:00:00Z', '--org', a.orgId);
+    // Assess
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Replayed 1 events of organization ${a.orgId} since 2026-11-27T00:00:00.000Z to lineage-model in 1 batches.\n`);
+  });
+
+  it('Should exit 2 for an unknown subscriber (naming the known ones), a bad --from, or a missing flag', async () => {
+    // Act
+    const unknown = await run('feed', 'replay', '--subscriber', 'alert', '--from', '2026-11-27T00:00:00Z');
+    const badFrom = await run('feed', 'replay', '--subscriber', 'alerts', '--from', 'yesterday');
+    const missing = await run('feed', 'replay', '--from', '2026-11-27T00:00:00Z');
+    // Assess
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toContain('no feed subscriber named "alert" (known: lineage-model, alerts)');
+    expect(badFrom.code).toBe(EXIT.usage);
+    expect(badFrom.stderr).toContain('--from must be an ISO 8601 time');
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.stderr).toContain('subscriber');
+  });
+
+  it('Should exit 1 for an unknown --org', async () => {
+    // Act
+    const result = await run('feed', 'replay', '--subscriber', 'alerts', '--from', '2026-11-27T00:00:00Z', '--org', 'nope');
+    // Assess
+    expect(result.code).toBe(EXIT.failure);
+    expect(result.stderr).toContain('organization nope does not exist');
+  });
 });
 
 describe('lakeline orgs', () => {
@@ -286,7 +345,7 @@ describe('lakeline exit statuses', () => {
 
 describe('lakeline help', () => {
   it.each([
-    [['--help'], 'Usage: lakeline <orgs|keys|sessions|demo|lineage> <action> [options]'],
+    [['--help'], 'Usage: lakeline <orgs|keys|sessions|demo|lineage|feed> <action> [options]'],
     [['-h'], 'Commands:'],
     [['keys', '--help'], 'Usage: lakeline keys <action> [options]'],
     [['keys', 'create', '--help'], 'Usage: lakeline keys create --org ORG_ID [--name NAME] [global options]'],

@@ -1,44 +1,40 @@
 /**
- * @module lineage-graph/feed-consumer
- * The consumer as it runs inside one process (the local profile): ingestion hands it each stored
- * event after the write committed (`notify`, a synchronous enqueue — the request never waits for
- * the model), and one batch at a time is applied in the background, so the model is fresh within
- * moments. During an ingestion burst it holds back, up to a lag bound, so the burst keeps the
- * machine (see {@link FeedConsumerOptions.busyMaxLagMs}).
+ * @module subscriber-queue
+ * One subscriber's queue of the in-process event feed (`in-process-feed.ts`; ADR 0045): the feed
+ * hands it each stored event after the write committed (`notify`, a synchronous enqueue — the
+ * request never waits for a subscriber), and one batch at a time is applied in the background, so
+ * a subscriber is fresh within moments and one whose batches fail (retried on its own) holds up no
+ * other. During an ingestion
+ * burst a queue holds back, up to a lag bound, so the burst keeps the machine (see
+ * {@link FeedConsumerOptions.busyMaxLagMs}).
  *
- * Nothing is lost when the process dies between an event's write and its model update: per org, a
- * durable watermark trails the events applied (by {@link FeedConsumerOptions.replayMarginMs}, which
- * covers requests that stamped their receipt time before an earlier one committed), and on start
- * the consumer re-applies every event stored after it. Merges are idempotent, so re-applying the
- * overlap changes nothing. An org whose queue outgrows memory is caught up the same way.
+ * Nothing is lost when the process dies between an event's write and a subscriber's handling of
+ * it: per subscriber and org, a durable watermark trails the events applied (by
+ * {@link FeedConsumerOptions.replayMarginMs}, which covers requests that stamped their receipt time
+ * before an earlier one committed), and on start each queue re-applies every event stored after it.
+ * Handlers are idempotent, so re-applying the overlap changes nothing. An org whose queue outgrows
+ * memory is caught up the same way.
  */
-import { formatUtcMicros } from '../lineage/event-time.ts';
-import type { EventStore } from '../lineage/ports.ts';
-import { applyEventsToLineageModel } from './apply.ts';
-import type { EventFeed, FeedEvent, FeedWatermarks, LineageModelStore } from './ports.ts';
+import { highestMark, lowestMark, markBefore } from '#domain/feed/marks';
+import type { FeedEvent, FeedSubscriber, OrgMarks, StoredEventFeed } from '#domain/feed/ports';
 
-/** An event's place in its org's feed: its receipt time (fixed width, so marks sort as text), then its id. */
-export const feedMarkOf = (event: { readonly received_at: string; readonly id: string }): string => `${event.received_at}#${event.id}`;
-
-/** The mark `ms` milliseconds before `mark` (below every event stored at or after that instant). */
-export const markBefore = (mark: string, ms: number): string => {
-  const receivedAt = mark.slice(0, mark.indexOf('#'));
-  const micros = BigInt(Date.parse(`${receivedAt.slice(0, 23)}Z`)) * 1000n + BigInt(receivedAt.slice(23, 26) || '0') - BigInt(ms) * 1000n;
-  return `${formatUtcMicros(micros > 0n ? micros : 0n)}#`;
-};
-
-/** What the consumer needs. */
+/** What one subscriber's queue needs. */
 export interface FeedConsumerDeps {
-  readonly store: LineageModelStore;
-  readonly feed: EventFeed;
-  readonly watermarks: FeedWatermarks;
+  readonly subscriber: FeedSubscriber;
+  readonly feed: StoredEventFeed;
+  /** Where the queue catches up from on start (trails what was applied by the replay margin). */
+  readonly watermarks: OrgMarks;
+  /** The highest mark applied per org, written with the watermark (the subscriber's lag is measured by it). */
+  readonly applied?: OrgMarks;
+  /** Hears each batch applied: the org, its size and its highest mark (the profile logs the lag). */
+  onApplied?(orgId: string, events: number, highest: string): void;
   /** Every organization (the ones to catch up on start). */
   orgIds(): Promise<readonly string[]>;
   warn(message: string, fields: Record<string, unknown>): void;
   readonly now?: () => number;
 }
 
-/** Tuning of {@link LineageFeedConsumer}. */
+/** Tuning of {@link SubscriberQueue}. */
 export interface FeedConsumerOptions {
   /** Events per applied batch. @default 500 */
   readonly batchSize?: number;
@@ -79,11 +75,11 @@ export interface FeedConsumerOptions {
 const BUSY_RECHECK_MS = 200;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const minMark = (events: readonly FeedEvent[]): string | undefined => events.reduce<string | undefined>((low, e) => (low === undefined || feedMarkOf(e) < low ? feedMarkOf(e) : low), undefined);
-const maxMark = (events: readonly FeedEvent[]): string | undefined => events.reduce<string | undefined>((high, e) => (high === undefined || feedMarkOf(e) > high ? feedMarkOf(e) : high), undefined);
+const minMark = lowestMark;
+const maxMark = highestMark;
 
-/** The in-process consumer of the lineage feed; one per process and store. */
-export class LineageFeedConsumer {
+/** One subscriber's queue of the in-process feed: one per process and subscriber. */
+export class SubscriberQueue {
   private readonly batchSize: number;
   private readonly maxQueued: number;
   private readonly replayMarginMs: number;
@@ -102,6 +98,10 @@ export class LineageFeedConsumer {
   private readonly toCatchUp = new Map<string, number>();
   /** Watermarks decided but not written yet (writes are spaced out), and when each org's was last written. */
   private readonly pendingMarks = new Map<string, string>();
+  /** The highest mark applied per org, not written yet (written with the watermark). */
+  private readonly pendingApplied = new Map<string, string>();
+  /** Names the subscriber in log lines. */
+  private readonly label: string;
   private readonly writtenAt = new Map<string, number>();
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -122,6 +122,7 @@ export class LineageFeedConsumer {
     this.busyMaxLagMs = options.busyMaxLagMs ?? 10_000;
     this.quietDelayMs = options.quietDelayMs ?? 200;
     this.now = deps.now ?? Date.now;
+    this.label = `feed subscriber ${deps.subscriber.name}`;
   }
 
   /**
@@ -160,7 +161,7 @@ export class LineageFeedConsumer {
         for (const org of orgs) if (!this.toCatchUp.has(org)) this.toCatchUp.set(org, this.now());
         this.kick();
       })
-      .catch((error: unknown) => this.deps.warn('lineage feed: organizations not listed; the next start catches up', { error }));
+      .catch((error: unknown) => this.deps.warn(`${this.label}: organizations not listed; the next start catches up`, { error }));
   }
 
   /** Resolves once nothing is queued or being applied. */
@@ -242,7 +243,7 @@ export class LineageFeedConsumer {
     if (this.running || this.stopped) return;
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.pump())
-      .catch((error: unknown) => this.deps.warn('lineage feed: consumer stopped on an error; the next event restarts it', { error }))
+      .catch((error: unknown) => this.deps.warn(`${this.label}: consumer stopped on an error; the next event restarts it`, { error }))
       .finally(() => {
         this.running = undefined;
         if (this.hasWork() && !this.stopped) this.kick();
@@ -291,13 +292,14 @@ export class LineageFeedConsumer {
     this.queues.delete(orgId);
     if (queue.length > 0) this.queues.set(orgId, queue);
     try {
-      await applyEventsToLineageModel(this.deps.store, orgId, batch);
+      await this.deps.subscriber.handle(orgId, batch);
     } catch (error) {
-      this.deps.warn('lineage feed: batch not applied; retrying', { orgId, events: batch.length, error });
+      this.deps.warn(`${this.label}: batch not applied; retrying`, { orgId, events: batch.length, error });
       this.queues.set(orgId, [...batch, ...(this.queues.get(orgId) ?? [])]);
       await sleep(this.retryMs);
       return;
     }
+    this.deps.onApplied?.(orgId, batch.length, maxMark(batch) as string);
     // While the org is caught up from the store, only the catch-up moves its watermark.
     if (this.toCatchUp.has(orgId)) return;
     this.taken(orgId, batch.length);
@@ -305,7 +307,7 @@ export class LineageFeedConsumer {
     const remaining = this.queues.get(orgId) ?? [];
     const lowestQueued = minMark(remaining);
     const high = maxMark(batch) as string;
-    this.decideMark(orgId, lowestQueued !== undefined && lowestQueued < high ? lowestQueued : high);
+    this.decideMark(orgId, lowestQueued !== undefined && lowestQueued < high ? lowestQueued : high, high);
   }
 
   /** Re-applies every event of the org stored after its watermark. */
@@ -313,57 +315,41 @@ export class LineageFeedConsumer {
     try {
       const from = (await this.deps.watermarks.read(orgId)) ?? '';
       for await (const batch of this.deps.feed.after(orgId, from, this.batchSize)) {
-        await applyEventsToLineageModel(this.deps.store, orgId, batch);
-        this.decideMark(orgId, maxMark(batch) as string);
+        await this.deps.subscriber.handle(orgId, batch);
+        const high = maxMark(batch) as string;
+        this.deps.onApplied?.(orgId, batch.length, high);
+        this.decideMark(orgId, high, high);
         await this.flushMarks(false);
         if (this.stopped) return;
       }
       this.toCatchUp.delete(orgId);
     } catch (error) {
-      this.deps.warn('lineage feed: catch-up failed; retrying', { orgId, error });
+      this.deps.warn(`${this.label}: catch-up failed; retrying`, { orgId, error });
       await sleep(this.retryMs);
     }
   }
 
-  private decideMark(orgId: string, appliedUpTo: string): void {
-    this.pendingMarks.set(orgId, markBefore(appliedUpTo, this.replayMarginMs));
+  /** `safeUpTo`: every event of the org below it was applied; `applied`: the highest applied (the lag's measure). */
+  private decideMark(orgId: string, safeUpTo: string, applied: string): void {
+    this.pendingMarks.set(orgId, markBefore(safeUpTo, this.replayMarginMs));
+    const before = this.pendingApplied.get(orgId);
+    if (before === undefined || applied > before) this.pendingApplied.set(orgId, applied);
   }
 
   private async flushMarks(all: boolean): Promise<void> {
     for (const [orgId, mark] of [...this.pendingMarks]) {
       if (!all && this.now() - (this.writtenAt.get(orgId) ?? 0) < this.watermarkEveryMs) continue;
       try {
+        const applied = this.pendingApplied.get(orgId);
         await this.deps.watermarks.advance(orgId, mark);
+        if (applied !== undefined) await this.deps.applied?.advance(orgId, applied);
         if (this.pendingMarks.get(orgId) === mark) this.pendingMarks.delete(orgId);
+        if (this.pendingApplied.get(orgId) === applied) this.pendingApplied.delete(orgId);
         this.writtenAt.set(orgId, this.now());
       } catch (error) {
         // A watermark left behind only means more events are re-applied on the next start.
-        this.deps.warn('lineage feed: watermark not written', { orgId, error });
+        this.deps.warn(`${this.label}: watermark not written`, { orgId, error });
       }
     }
   }
 }
-
-/**
- * The event store, telling `onStored` of every event it newly stored once the write committed
- * (duplicates changed nothing, so they are not told). `onStored` must return at once.
- */
-export const notifyingEventStore = (store: EventStore, onStored: (orgId: string, events: readonly FeedEvent[]) => void): EventStore => ({
-  put: async (orgId, record) => {
-    const outcome = await store.put(orgId, record);
-    if (outcome === 'stored') onStored(orgId, [record.event]);
-    return outcome;
-  },
-  putMany: async (orgId, records) => {
-    const outcomes = await store.putMany(orgId, records);
-    const stored = new Map<string, FeedEvent>();
-    outcomes.forEach((o, i) => {
-      const event = records[i]?.event;
-      if (o.ok && o.outcome === 'stored' && event) stored.set(event.id, event);
-    });
-    if (stored.size > 0) onStored(orgId, [...stored.values()]);
-    return outcomes;
-  },
-  list: (orgId, query) => store.list(orgId, query),
-  count: (orgId, query) => store.count(orgId, query),
-});
