@@ -19,7 +19,7 @@ import { localTableName } from '#composition/config';
 import { prepareEvent } from '#domain/lineage/derive';
 import type { EventRecord } from '#domain/lineage/ports';
 import { lineageGraph } from '#domain/lineage-graph/graph';
-import { LINEAGE_TABLE } from '#shared/table-definitions';
+import { EVENTS_TABLE, LINEAGE_TABLE } from '#shared/table-definitions';
 import { EXAMPLES_DIR } from '../unit/domain/lineage/examples.ts';
 import { APPLES } from '../unit/domain/lineage-graph/events.ts';
 
@@ -28,10 +28,12 @@ const model = new DynamoLineageModelStore(createDocumentClient(client), localTab
 let handler: (event: DynamoDBStreamEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
 
 beforeAll(async () => {
-  // The environment the CDK app gives the consumer (its table; no blob bucket needed for small events), on the local store.
+  // The environment the CDK app gives the consumer (its tables; no blob bucket needed for small events), on the local store.
   Object.assign(process.env, {
     LAKELINE_PROFILE: 'aws',
     [LINEAGE_TABLE.envName]: localTableName(LINEAGE_TABLE),
+    // A feed subscriber reads event bodies by key from the Events table (lib/event-feed.ts binds it read-only).
+    [EVENTS_TABLE.envName]: localTableName(EVENTS_TABLE),
     AWS_ENDPOINT_URL_DYNAMODB: inject('stack').dynamodbEndpoint,
     AWS_REGION: 'local',
     AWS_ACCESS_KEY_ID: 'local',
