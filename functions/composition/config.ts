@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALL_TABLES, type TableDefinition } from '#shared/table-definitions';
 import {
+  API_URL_ENV,
   AUTH_CACHE_TTL_ENV,
   AWS_ENDPOINT_URL_ENV,
   AWS_ENDPOINT_URL_S3_ENV,
@@ -210,6 +211,20 @@ const profileOf = (env: Env): Config['profile'] => {
 
 /** The response cap of the profile alone, for the shared middleware (which needs no other setting). */
 export const maxResponseBytesOf = (env: Env = process.env): number | undefined => (profileOf(env) === 'aws' ? LAMBDA_MAX_RESPONSE_BYTES : undefined);
+
+/**
+ * The public API's base URL for the MCP server's tools (ADR 0048): `LAKELINE_API_URL` when set,
+ * else the origin the request came in on (`requestHost`: HTTPS in AWS, plain HTTP on the local
+ * gateway). It needs no other setting, so the MCP function reads nothing else.
+ */
+export const apiUrlOf = (requestHost: string, env: Env = process.env): string => {
+  const url = env[API_URL_ENV];
+  if (url !== undefined && url !== '') {
+    if (!/^https?:\/\/[^/]+/.test(url)) throw new Error(`configuration: ${API_URL_ENV} must be an http(s) URL, not ${url}`);
+    return url.replace(/\/+$/, '');
+  }
+  return `${profileOf(env) === 'aws' ? 'https' : 'http'}://${requestHost}`;
+};
 
 /** The log level alone, for the logger (which must work before, and without, the rest). */
 export const logLevelOf = (env: Env = process.env): LogLevel => {

@@ -16,7 +16,9 @@ import type { ReadRunDeps } from '#domain/runs/read';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
 import * as aws from './aws.ts';
 import { logger } from '#shared/observability';
-import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
+import { apiUrlOf, loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
+import { httpLakelineApi } from '#adapters/http/lakeline-api';
+import type { LakelineApi } from '#shared/mcp/ports';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
 import type { AwsRoot, BloomPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
@@ -28,6 +30,12 @@ export type RootsAreComplete = [Satisfies<AwsRoot, typeof aws>, Satisfies<LocalR
 
 /** The configuration of this process, read from its environment on first use. */
 export const config = /* @__PURE__ */ lazily((): Config => loadConfig(process.env));
+
+/**
+ * The public API as the caller of a request to `/mcp` (ADR 0048): their `Authorization` header,
+ * forwarded to the API's base URL. Built per request: each carries its own caller.
+ */
+export const lakelineApiFor = (authorization: string, requestHost: string): LakelineApi => httpLakelineApi({ baseUrl: apiUrlOf(requestHost), authorization });
 
 /** Builds a group with the builder of the profile this process runs. */
 const byProfile =

@@ -51,6 +51,7 @@ import {
   SearchQuery,
   SearchResults,
 } from './schemas/lineage-graph.ts';
+import { McpRequestBody, McpResponseBody } from './schemas/mcp.ts';
 import { OPENLINEAGE_EVENT_REF } from './schemas/openlineage-openapi.ts';
 import { parsePolarsRequest, type PolarsRequestBody } from './schemas/polars.ts';
 import {
@@ -378,6 +379,19 @@ export const SearchLineage: RouteContract<undefined, SearchRequest, z.infer<type
   errors: [400],
 };
 
+/** Largest MCP message accepted: a tool call carries at most a query (100 000 characters) and a few names. */
+const MCP_MAX_BYTES = 1024 * 1024;
+
+/** `POST /mcp`: the Model Context Protocol's Streamable HTTP transport, stateless, JSON answers (ADR 0048). */
+export const PostMcp: RouteContract<unknown, RawParams, z.infer<typeof McpResponseBody>> = {
+  id: 'PostMcp',
+  summary: 'Model Context Protocol (Streamable HTTP, stateless): lineage and lake tools over this API as the caller',
+  body: { schema: McpRequestBody, maxBytes: MCP_MAX_BYTES, read: 'json', parse: (body) => body.value },
+  response: McpResponseBody,
+  // 202: notifications and responses alone (no body), as the transport specifies.
+  errors: [202, 400],
+};
+
 /** `GET /openapi.json`. */
 export const GetOpenApi: RouteContract<undefined, RawParams, Record<string, unknown>> = {
   id: 'GetOpenApi',
@@ -415,6 +429,7 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetJobRun,
   GetLineageRun,
   SearchLineage,
+  PostMcp,
   GetOpenApi,
 };
 

@@ -54,6 +54,7 @@ export type RouteId =
   | 'GetJobRun'
   | 'GetLineageRun'
   | 'SearchLineage'
+  | 'PostMcp'
   | 'GetOpenApi';
 
 /** One endpoint. */
@@ -96,6 +97,11 @@ export interface RouteDefinition {
    * workgroup and its grants (`lib/bloom.ts`).
    */
   readonly bloom?: boolean;
+  /**
+   * Whether the function calls this API itself, as its caller (the MCP server, ADR 0048): it gets
+   * the API's base URL (`LAKELINE_API_URL`).
+   */
+  readonly callsApi?: boolean;
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -276,6 +282,19 @@ export const ROUTES: readonly RouteDefinition[] = [
     lake: 'read',
   },
   ...lineageGraphRoutes(),
+  {
+    // The MCP server (ADR 0048): its tools call this API as the caller, so it touches no table,
+    // lake or engine itself; it needs only the API's URL.
+    id: 'PostMcp',
+    method: 'POST',
+    path: '/mcp',
+    handler: 'post-mcp',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [],
+    memoryMb: 512,
+    callsApi: true,
+  },
   {
     id: 'GetOpenApi',
     method: 'GET',
