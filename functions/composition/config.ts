@@ -213,9 +213,9 @@ const profileOf = (env: Env): Config['profile'] => {
 export const maxResponseBytesOf = (env: Env = process.env): number | undefined => (profileOf(env) === 'aws' ? LAMBDA_MAX_RESPONSE_BYTES : undefined);
 
 /**
- * The public API's base URL for the MCP server's tools (ADR 0048): `LAKELINE_API_URL` when set,
- * else the origin the request came in on (`requestHost`: HTTPS in AWS, plain HTTP on the local
- * gateway). It needs no other setting, so the MCP function reads nothing else.
+ * The public API's base URL for the MCP server's tools (ADR 0048): `LAKELINE_API_URL` when set
+ * (always, by the CDK and the local stack), else the API Gateway domain of the request
+ * (`requestHost`, never a client's Host header). The MCP function reads no other setting.
  */
 export const apiUrlOf = (requestHost: string, env: Env = process.env): string => {
   const url = env[API_URL_ENV];

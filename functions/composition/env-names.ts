@@ -23,9 +23,8 @@ export const SESSION_SECRET_ENV = 'LAKELINE_SESSION_SECRET';
  */
 export const AUTH_CACHE_TTL_ENV = 'LAKELINE_AUTH_CACHE_TTL_MS';
 /**
- * The public API's own base URL, which the MCP server's tools call as the caller (ADR 0048). AWS:
- * set by the CDK to the HTTP API's endpoint. Unset: the URL the request to `/mcp` came in on
- * (the local gateway's).
+ * The public API's own base URL, which the MCP server's tools call as the caller (ADR 0048): set by
+ * the CDK to the HTTP API's endpoint, and by the local stack to its gateway's address.
  */
 export const API_URL_ENV = 'LAKELINE_API_URL';
 /** Log level for the structured logger. */

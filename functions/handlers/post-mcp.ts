@@ -19,7 +19,7 @@ const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mc
 /** Lambda entry point. */
 export const handler = httpHandler(PostMcp, async ({ event, body }) => {
   const authorization = header(event, 'authorization') ?? '';
-  const host = event.requestContext.domainName ?? header(event, 'host') ?? 'localhost';
+  const host = event.requestContext.domainName ?? 'localhost';
   const server = createMcpServer(lakelineApiFor(authorization, host));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {

@@ -4,6 +4,7 @@
  * lineage this suite ingests and on the lake; `confirm` missing is refused, another org sees
  * nothing, a bad argument is a tool error naming it, an API error is a tool error in its words.
  */
+import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -187,6 +188,28 @@ describe('MCP server', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(401);
+  });
+
+  it("Should call the API at the gateway's own address whatever Host header the request carries", async () => {
+    // A Host naming a port nothing listens on: were the tools to follow it, the key would go there and the call would fail.
+    const url = new URL(`${stack.baseUrl}/mcp`);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: 'orders' } } });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: '127.0.0.1:1', authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(200);
+    const result = (JSON.parse(answer.text) as { result: { isError?: boolean; structuredContent: { totalCount: number } } }).result;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.totalCount).toBe(2);
   });
 
   it('Should serve the same tools over stdio (`lakeline mcp`)', async () => {

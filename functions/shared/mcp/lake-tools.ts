@@ -19,7 +19,7 @@ type RunAnswer = z.infer<typeof Run>;
 const SQL = RoutedQueryRequest.shape.query.unwrap();
 const RUN_ID = z.uuid().describe('a run id from run_query or submit_write');
 const decisionText = (d: RoutedAnswer['engine_decision']): string =>
-  `engine ${d.engine} (${d.execution_mode}, ${d.size_band}, ~${d.estimated_input_bytes} input bytes): ${d.reasons.join('; ')}`;
+  `engine ${d.engine} (${d.execution_mode}, ${d.size_band}, ~${d.estimated_input_bytes} input bytes): ${d.reasons.join(' ')}`;
 
 /** The answer with at most `maxRows` rows, and whether rows were left out. */
 const capped = <T extends { results?: { columns: string[]; column_types: string[]; rows: unknown[][] } }>(body: T, maxRows: number): { body: T; rowsCapped: boolean } => {
