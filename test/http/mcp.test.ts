@@ -22,6 +22,15 @@ const T0 = Date.parse('2026-03-01T10:00:00Z');
 const at = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOString();
 const failure = { errorMessage: { _producer: 'https://example.com/p', _schemaURL: 'https://openlineage.io/spec/facets/1-0-0/ErrorMessageRunFacet.json', message: 'division by zero in revenue', programmingLanguage: 'python' } };
 
+/** mart.revenue's `total` column comes from staging.orders' `amount` (ColumnLineageDatasetFacet 1-2-0). */
+const columnLineage = {
+  columnLineage: {
+    _producer: 'https://example.com/p',
+    _schemaURL: 'https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json',
+    fields: { total: { inputFields: [{ namespace: NS, name: 'staging.orders', field: 'amount', transformations: [{ type: 'INDIRECT', subtype: 'AGGREGATION' }] }] } },
+  },
+};
+
 const httpClient = async (baseUrl: string, token: string): Promise<Client> => {
   const client = new Client({ name: 'lakeline-mcp-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
@@ -48,7 +57,7 @@ describe('MCP server', () => {
       runEventJson({ eventType: 'COMPLETE', time: at(5), runId: runs.extractOk, job: { namespace: NS, name: 'extract' }, inputs: [`${NS}:raw.orders`], outputs: [`${NS}:staging.orders`] }),
       runEventJson({ eventType: 'START', time: at(60), runId: runs.extractFail, job: { namespace: NS, name: 'extract' }, inputs: [`${NS}:raw.orders`], outputs: [`${NS}:staging.orders`] }),
       runEventJson({ eventType: 'FAIL', time: at(62), runId: runs.extractFail, job: { namespace: NS, name: 'extract' }, runFacets: { errorMessage: { ...failure.errorMessage, message: 'source unreachable' } } }),
-      runEventJson({ eventType: 'START', time: at(70), runId: runs.reportFail, job: { namespace: NS, name: 'report' }, inputs: [`${NS}:staging.orders`], outputs: [`${NS}:mart.revenue`] }),
+      runEventJson({ eventType: 'START', time: at(70), runId: runs.reportFail, job: { namespace: NS, name: 'report' }, inputs: [`${NS}:staging.orders`], outputs: [{ namespace: NS, name: 'mart.revenue', facets: columnLineage }] }),
       runEventJson({ eventType: 'FAIL', time: at(71), runId: runs.reportFail, job: { namespace: NS, name: 'report' }, runFacets: failure }),
     ];
     for (const event of events) expect((await org.api.post(JSON.stringify(event))).status).toBe(200);
@@ -125,6 +134,12 @@ describe('MCP server', () => {
     expect((run.structuredContent?.outputs as { name: string }[]).map((v) => v.name)).toEqual(['staging.orders']);
   });
 
+  it('Should answer a column\'s lineage as columns and edges with their transformations', async () => {
+    const result = await call(client, 'column_lineage', { nodeId: `datasetField:${NS}:mart.revenue:total` });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent?.edges).toEqual([{ from: `datasetField:${NS}:staging.orders:amount`, to: `datasetField:${NS}:mart.revenue:total`, transformations: ['INDIRECT/AGGREGATION'] }]);
+  });
+
   it('Should list the events with the events API\'s filters, saying where the next page starts', async () => {
     const result = await call(client, 'list_events', { start: 0, end: 253402300800, states: 'FAIL', limit: 1 });
     expect(result.isError).toBeFalsy();
@@ -142,10 +157,13 @@ describe('MCP server', () => {
     expect(explained.structuredContent).toMatchObject({ explain: true });
   });
 
-  it('Should list the lake\'s tables', async () => {
+  it('Should list the lake\'s tables, and describe none that does not exist', async () => {
     const result = await call(client, 'list_tables', {});
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(Array.isArray(result.structuredContent?.tables)).toBe(true);
+    const missing = await call(client, 'describe_table', { namespace: 'mcp_suite', table: 'nothing_here' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/lakeline API answered 404: /);
   });
 
   it('Should refuse a write without confirm: true, naming confirm, and write nothing', async () => {
