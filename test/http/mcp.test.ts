@@ -54,7 +54,16 @@ describe('MCP server', () => {
     // one window: the report's failure has an upstream cause.
     const events = [
       runEventJson({ eventType: 'START', time: at(0), runId: runs.extractOk, job: { namespace: NS, name: 'extract' }, inputs: [`${NS}:raw.orders`], outputs: [`${NS}:staging.orders`] }),
-      runEventJson({ eventType: 'COMPLETE', time: at(5), runId: runs.extractOk, job: { namespace: NS, name: 'extract' }, inputs: [`${NS}:raw.orders`], outputs: [`${NS}:staging.orders`] }),
+      runEventJson({
+        eventType: 'COMPLETE',
+        time: at(5),
+        runId: runs.extractOk,
+        job: { namespace: NS, name: 'extract' },
+        inputs: [`${NS}:raw.orders`],
+        outputs: [`${NS}:staging.orders`],
+        // A large facet (a Spark plan's size): left out of a run's answer, with its size said.
+        runFacets: { spark_plan: { _producer: 'https://example.com/p', _schemaURL: 'https://example.com/plan.json', plan: 'x'.repeat(10_000) } },
+      }),
       runEventJson({ eventType: 'START', time: at(60), runId: runs.extractFail, job: { namespace: NS, name: 'extract' }, inputs: [`${NS}:raw.orders`], outputs: [`${NS}:staging.orders`] }),
       runEventJson({ eventType: 'FAIL', time: at(62), runId: runs.extractFail, job: { namespace: NS, name: 'extract' }, runFacets: { errorMessage: { ...failure.errorMessage, message: 'source unreachable' } } }),
       runEventJson({ eventType: 'START', time: at(70), runId: runs.reportFail, job: { namespace: NS, name: 'report' }, inputs: [`${NS}:staging.orders`], outputs: [{ namespace: NS, name: 'mart.revenue', facets: columnLineage }] }),
@@ -102,6 +111,11 @@ describe('MCP server', () => {
     expect(graph.edges).toContainEqual({ from: `job:${NS}:report`, to: `dataset:${NS}:mart.revenue` });
     expect(graph.nodes[0]).not.toHaveProperty('data');
     expect(textOf(result)).toContain('5 nodes');
+    expect(result.structuredContent).toMatchObject({ truncated: false, totalNodes: 5 });
+    const limited = await call(client, 'lineage_graph', { nodeId: `dataset:${NS}:staging.orders`, depth: 2, maxNodes: 2 });
+    expect(limited.structuredContent).toMatchObject({ truncated: true, totalNodes: 5 });
+    expect((limited.structuredContent?.nodes as { id: string }[]).map((n) => n.id)).toContain(`dataset:${NS}:staging.orders`);
+    expect(textOf(limited)).toContain('truncated: 2 of 5 nodes');
   });
 
   it('Should find the path between two nodes either way round', async () => {
@@ -132,6 +146,8 @@ describe('MCP server', () => {
     expect(run.isError).toBeFalsy();
     expect((run.structuredContent?.events as { eventType: string }[]).map((e) => e.eventType)).toEqual(['START', 'COMPLETE']);
     expect((run.structuredContent?.outputs as { name: string }[]).map((v) => v.name)).toEqual(['staging.orders']);
+    const facets = (run.structuredContent?.run as { facets: Record<string, { _lakeline?: string }> }).facets;
+    expect(facets.spark_plan?._lakeline).toMatch(/^facet left out: \d+ bytes of JSON/);
   });
 
   it('Should answer a column\'s lineage as columns and edges with their transformations', async () => {

@@ -83,3 +83,34 @@ export const pathsBetween = (
   }
   return { paths, truncated: false };
 };
+
+/**
+ * At most `maxNodes` nodes of a graph, nearest the focus first (hops over edges either way; nodes
+ * the focus does not reach come last), and the edges between those kept. `totalNodes` says how
+ * many there were.
+ */
+export const limitGraph = (graph: CompactGraph, focus: string | undefined, maxNodes: number): CompactGraph & { truncated: boolean; totalNodes: number } => {
+  const totalNodes = graph.nodes.length;
+  if (totalNodes <= maxNodes) return { ...graph, truncated: false, totalNodes };
+  const neighbours = new Map<string, string[]>();
+  for (const e of graph.edges) {
+    neighbours.set(e.from, [...(neighbours.get(e.from) ?? []), e.to]);
+    neighbours.set(e.to, [...(neighbours.get(e.to) ?? []), e.from]);
+  }
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const queue = focus !== undefined && graph.nodes.some((n) => n.id === focus) ? [focus] : [];
+  for (const id of queue) seen.add(id);
+  while (queue.length > 0 && order.length < maxNodes) {
+    const id = queue.shift() as string;
+    order.push(id);
+    for (const n of neighbours.get(id) ?? []) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      queue.push(n);
+    }
+  }
+  for (const n of graph.nodes) if (order.length < maxNodes && !order.includes(n.id)) order.push(n.id);
+  const kept = new Set(order);
+  return { nodes: graph.nodes.filter((n) => kept.has(n.id)), edges: graph.edges.filter((e) => kept.has(e.from) && kept.has(e.to)), truncated: true, totalNodes };
+};

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EventsQuery } from '../schemas/lineage.ts';
 import { ColumnLineageQuery, LineageQuery, SearchQuery, SearchResults } from '../schemas/lineage-graph.ts';
 import { z } from '../schemas/zod.ts';
-import { CompactEdge, CompactGraph, compactGraph, pathsBetween, type MarquezNode } from './graph.ts';
+import { CompactEdge, CompactGraph, compactGraph, limitGraph, pathsBetween, type MarquezNode } from './graph.ts';
 import type { LakelineApi } from './ports.ts';
 import { answer, errorMessageOf, seg } from './tool-kit.ts';
 
@@ -56,6 +56,21 @@ const graphText = (g: CompactGraph): string =>
 
 /** Every storable event time, in epoch seconds (the events API requires a window). */
 const ALL_TIME = { start: 0, end: 253_402_300_800 } as const;
+/** Nodes `lineage_graph` answers at most, and when the caller does not say. */
+const MAX_GRAPH_NODES = 2000;
+const DEFAULT_GRAPH_NODES = 300;
+/** Bytes of one facet's JSON a run's answer carries; a larger facet (a Spark plan) is summarised. */
+const MAX_FACET_BYTES = 4000;
+
+/** Facets with each one above {@link MAX_FACET_BYTES} replaced by a note of its size: a model's context is small. */
+const boundedFacets = (facets: Facets): Facets =>
+  Object.fromEntries(
+    Object.entries(facets).map(([name, value]) => {
+      const bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+      return [name, bytes <= MAX_FACET_BYTES ? value : { _lakeline: `facet left out: ${bytes} bytes of JSON (over ${MAX_FACET_BYTES}); read it with GET /api/v1/lineage-runs/{runId}` }];
+    }),
+  );
+
 /** Upstream jobs `why_failed` looks at, at most (each is one more API call). */
 const MAX_UPSTREAM_JOBS = 25;
 
@@ -85,14 +100,15 @@ export const registerLineageTools = (server: McpServer, api: LakelineApi): void 
       title: 'Lineage graph of a node',
       description:
         'The lineage graph around a job or dataset (nodeId job:<ns>:<name> or dataset:<ns>:<name>), or of one run (runId): nodes and edges only. depth counts job hops; direction upstream, downstream or both; asOf (RFC 3339) shows each job as its latest run then.',
-      inputSchema: LineageQuery.shape,
-      outputSchema: CompactGraph,
+      inputSchema: { ...LineageQuery.shape, maxNodes: z.int().min(1).max(MAX_GRAPH_NODES).optional().describe(`nodes to return at most, nearest the node first; default ${DEFAULT_GRAPH_NODES}`) },
+      outputSchema: CompactGraph.extend({ truncated: z.boolean().describe('true when nodes beyond maxNodes were left out'), totalNodes: z.int() }),
       annotations: read,
     },
-    async (args) => {
-      const { graph } = await api.get<{ graph: MarquezNode[] }>('/api/v1/lineage', args);
-      const compact = compactGraph(graph);
-      return answer(compact, graphText(compact));
+    async ({ maxNodes = DEFAULT_GRAPH_NODES, ...query }) => {
+      const { graph } = await api.get<{ graph: MarquezNode[] }>('/api/v1/lineage', query);
+      const limited = limitGraph(compactGraph(graph), query.nodeId, maxNodes);
+      const more = limited.truncated ? `\n(truncated: ${limited.nodes.length} of ${limited.totalNodes} nodes, nearest first; lower depth, pick a direction or raise maxNodes up to ${MAX_GRAPH_NODES})` : '';
+      return answer(limited, `${graphText(limited)}${more}`);
     },
   );
 
@@ -196,7 +212,7 @@ export const registerLineageTools = (server: McpServer, api: LakelineApi): void 
     const events = await api.get<{ id: string; event_time: string; run_state: string; produced_by: string }[]>('/api/v1/events', { ...ALL_TIME, run: runId, sort_by: 'EVENT_TIME', order: 'ASC', limit: 50 });
     const versions = (list: ApiRun['inputDatasetVersions']) => (list ?? []).map((v) => ({ namespace: v.datasetVersionId.namespace, name: v.datasetVersionId.name, version: v.datasetVersionId.version }));
     return {
-      run: { ...summary(run), job: run.job, facets: run.facets, jobFacets: run.jobFacets },
+      run: { ...summary(run), job: run.job, facets: boundedFacets(run.facets), jobFacets: boundedFacets(run.jobFacets) },
       parent: run.parent,
       children: run.children,
       inputs: versions(run.inputDatasetVersions),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactGraph, pathsBetween, type CompactGraph, type MarquezNode } from '#shared/mcp/graph';
+import { compactGraph, limitGraph, pathsBetween, type CompactGraph, type MarquezNode } from '#shared/mcp/graph';
 
 const graphOf = (edges: [string, string][]): CompactGraph => ({
   nodes: [...new Set(edges.flat())].map((id) => ({ id, type: id.startsWith('job:') ? 'JOB' : 'DATASET', namespace: 'n', name: id })),
@@ -40,5 +40,17 @@ describe('mcp graph', () => {
     for (let i = 0; i < 30; i++) edges.push(['a', `j${i}`], [`j${i}`, 'm']);
     edges.push(['m', 'z']);
     expect(pathsBetween(graphOf(edges), 'a', 'nowhere', { maxPaths: 5, maxHops: 10, maxExpansions: 20 })).toEqual({ paths: [], truncated: true });
+  });
+});
+
+describe('mcp graph bounds', () => {
+  it('Should keep the nodes nearest the focus and the edges between them, saying how many there were', () => {
+    // A chain a - b - c - d - e; focus c; 3 nodes: c, then b and d.
+    const g = graphOf([['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e']]);
+    const limited = limitGraph(g, 'c', 3);
+    expect(limited.nodes.map((n) => n.id).sort()).toEqual(['b', 'c', 'd']);
+    expect(limited.edges).toEqual([{ from: 'b', to: 'c' }, { from: 'c', to: 'd' }]);
+    expect(limited).toMatchObject({ truncated: true, totalNodes: 5 });
+    expect(limitGraph(g, 'c', 5)).toMatchObject({ truncated: false, totalNodes: 5 });
   });
 });
