@@ -13,8 +13,8 @@ import { createMcpServer } from '#shared/mcp/server';
 import { httpHandler } from '#shared/middleware';
 import { header } from '#shared/request';
 
-/** The headers the transport reads (content negotiation and the protocol version), from the event. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
+/** The headers the transport reads from the event (the protocol version, a session id it refuses). */
+const TRANSPORT_HEADERS = ['mcp-protocol-version', 'mcp-session-id'] as const;
 
 /** Lambda entry point. */
 export const handler = httpHandler(PostMcp, async ({ event, body }) => {
@@ -24,7 +24,9 @@ export const handler = httpHandler(PostMcp, async ({ event, body }) => {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const headers = new Headers();
+    // The route's contract already read a JSON body, and the answer is always JSON (never an SSE
+    // stream), so a client that does not list `text/event-stream` in Accept is served all the same.
+    const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
     for (const name of TRANSPORT_HEADERS) {
       const value = header(event, name);
       if (value !== undefined) headers.set(name, value);
@@ -33,7 +35,7 @@ export const handler = httpHandler(PostMcp, async ({ event, body }) => {
     const text = await response.text();
     if (response.status === 202) return { statusCode: 202 };
     if (!response.ok) {
-      // The transport's refusals (a wrong Accept or content type, a malformed message) are JSON-RPC
+      // The transport's refusals (an unsupported protocol version, a session id) are JSON-RPC
       // errors; the API's error style says them as `{error}` with the transport's own words.
       const message = (JSON.parse(text || '{}') as { error?: { message?: string } }).error?.message ?? `the MCP transport answered ${response.status}`;
       throw new ValidationError(message);

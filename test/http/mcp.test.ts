@@ -215,6 +215,21 @@ describe('MCP server', () => {
     }
   });
 
+  it('Should answer a client accepting only JSON, and refuse a batch or a body that is no JSON-RPC message with a 400 naming it', async () => {
+    const post = (body: unknown, accept = 'application/json') =>
+      fetch(`${stack.baseUrl}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+    const listed = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(14);
+    const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect([notified.status, await notified.text()]).toEqual([202, '']);
+    const batch = await post([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+    expect([batch.status, ((await batch.json()) as { error: string }).error]).toEqual([400, 'body: one JSON-RPC message per request (MCP 2025-06-18 has no batches)']);
+    const junk = await post({ jsonrpc: '2.0', id: 1 });
+    expect(junk.status).toBe(400);
+    expect(((await junk.json()) as { error: string }).error).toMatch(/^body: not a JSON-RPC 2.0 message/);
+  });
+
   it('Should refuse a caller without a key', async () => {
     const response = await fetch(`${stack.baseUrl}/mcp`, {
       method: 'POST',
