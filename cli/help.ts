@@ -75,6 +75,8 @@ export const renderHelp = (topic: HelpTopic): string => {
     '',
     ...EXIT,
     'Run `lakeline <command> <action> --help` for the options of one command.',
+    // Dispatched by bin/lakeline.mjs before this CLI loads: its stdout is the protocol's alone.
+    ...(topic.group ? [] : ['', 'lakeline mcp: the MCP server over stdio (LAKELINE_URL, LAKELINE_API_KEY); see the README\'s Agents (MCP) section.']),
     '',
   ].join('\n');
 };

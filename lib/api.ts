@@ -12,6 +12,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { API_URL_ENV } from '#composition/env-names';
 import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import type { LakelineData } from './data.ts';
@@ -180,6 +181,8 @@ export class LakelineApi extends Construct {
       });
       for (const { table, access } of route.tables) fn.bindTable(data.table(table), access);
       if (route.blobs) fn.bindBucket(data.blobBucket, route.blobs);
+      // The API's own endpoint (no cycle: the API resource does not depend on its routes' functions).
+      if (route.callsApi) fn.addEnvironment(API_URL_ENV, this.httpApi.apiEndpoint);
 
       const httpRoute = new apigwv2.HttpRoute(this, `${route.id}Route`, {
         httpApi: this.httpApi,

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { parseApiKey } from '#domain/core/api-key';
 import { createKey, createOrg } from '#domain/orgs/manage';
-import { DEMO_DATA_ENV, DEMO_LINEAGE_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
+import { API_URL_ENV, DEMO_DATA_ENV, DEMO_LINEAGE_ENV, DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
 import { logger } from '#shared/observability';
 import { startLocalDynamo, type LocalDynamo } from './dynamo.ts';
 import { createConsoleFiles } from './console-files.ts';
@@ -121,6 +121,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     process.env[HOME_ENV] = options.home;
     process.env[DYNAMODB_ENDPOINT_ENV] = dynamo.endpoint;
     process.env[SESSION_SECRET_ENV] = sessionSecretFor(options.home);
+    // The MCP server's tools call the gateway itself (ADR 0048): at the address it listens on, never
+    // one a request's Host header names.
+    process.env[API_URL_ENV] = baseUrl;
     // Everything the composition root built belongs to a previous configuration (if any).
     (await import('#composition/index')).reconfigure();
     const { apiKey, orgId } = await seedDemo(options.home, baseUrl, dynamo.endpoint);

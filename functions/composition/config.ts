@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogLevel } from '#shared/observability';
 import { ALL_TABLES, type TableDefinition } from '#shared/table-definitions';
 import {
+  API_URL_ENV,
   AUTH_CACHE_TTL_ENV,
   AWS_ENDPOINT_URL_ENV,
   AWS_ENDPOINT_URL_S3_ENV,
@@ -213,6 +214,20 @@ const profileOf = (env: Env): Config['profile'] => {
 
 /** The response cap of the profile alone, for the shared middleware (which needs no other setting). */
 export const maxResponseBytesOf = (env: Env = process.env): number | undefined => (profileOf(env) === 'aws' ? LAMBDA_MAX_RESPONSE_BYTES : undefined);
+
+/**
+ * The public API's base URL for the MCP server's tools (ADR 0048): `LAKELINE_API_URL` when set
+ * (always, by the CDK and the local stack), else the API Gateway domain of the request
+ * (`requestHost`, never a client's Host header). The MCP function reads no other setting.
+ */
+export const apiUrlOf = (requestHost: string, env: Env = process.env): string => {
+  const url = env[API_URL_ENV];
+  if (url !== undefined && url !== '') {
+    if (!/^https?:\/\/[^/]+/.test(url)) throw new Error(`configuration: ${API_URL_ENV} must be an http(s) URL, not ${url}`);
+    return url.replace(/\/+$/, '');
+  }
+  return `${profileOf(env) === 'aws' ? 'https' : 'http'}://${requestHost}`;
+};
 
 /** The log level alone, for the logger (which must work before, and without, the rest). */
 export const logLevelOf = (env: Env = process.env): LogLevel => {

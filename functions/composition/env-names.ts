@@ -22,6 +22,11 @@ export const SESSION_SECRET_ENV = 'LAKELINE_SESSION_SECRET';
  * revoked key keeps working in a warm container; tests set 0 to see revocations at once.
  */
 export const AUTH_CACHE_TTL_ENV = 'LAKELINE_AUTH_CACHE_TTL_MS';
+/**
+ * The public API's own base URL, which the MCP server's tools call as the caller (ADR 0048): set by
+ * the CDK to the HTTP API's endpoint, and by the local stack to its gateway's address.
+ */
+export const API_URL_ENV = 'LAKELINE_API_URL';
 /** Log level for the structured logger. */
 export const LOG_LEVEL_ENV = 'LAKELINE_LOG_LEVEL';
 /** Directory holding the DuckDB extension files (`iceberg.duckdb_extension`, ...). */

@@ -17,7 +17,9 @@ import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
 import { guardPorts } from '#adapters/transient-errors';
 import * as aws from './aws.ts';
 import { configureObservability, logger } from '#shared/observability';
-import { loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
+import { apiUrlOf, loadConfig, type AwsConfig, type Config, type LocalConfig } from './config.ts';
+import { httpLakelineApi } from '#adapters/http/lakeline-api';
+import type { LakelineApi } from '#shared/mcp/ports';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
 import type { AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
@@ -34,6 +36,12 @@ export const config = /* @__PURE__ */ lazily((): Config => {
   configureObservability({ logLevel: loaded.logLevel });
   return loaded;
 });
+
+/**
+ * The public API as the caller of a request to `/mcp` (ADR 0048): their `Authorization` header,
+ * forwarded to the API's base URL. Built per request: each carries its own caller.
+ */
+export const lakelineApiFor = (authorization: string, requestHost: string): LakelineApi => httpLakelineApi({ baseUrl: apiUrlOf(requestHost), authorization });
 
 /** Builds a group with the builder of the profile this process runs. */
 const byProfile =

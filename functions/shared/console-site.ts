@@ -50,11 +50,11 @@ export const REVALIDATE_CACHE_CONTROL = 'no-cache';
 export const cacheControlOf = (relativePath: string): string =>
   relativePath.startsWith(`${CONSOLE_ASSETS_DIR}/`) ? IMMUTABLE_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL;
 
-/** Path prefixes that belong to the API, never to the console (CloudFront routes them to API Gateway). */
-export const API_PATH_PATTERNS = ['/api/*', '/openapi.json'] as const;
+/** Path prefixes that belong to the API, never to the console (CloudFront routes them to API Gateway); `/mcp` is the MCP server (ADR 0048). */
+export const API_PATH_PATTERNS = ['/api/*', '/openapi.json', '/mcp'] as const;
 
 /** Whether a path belongs to the API. */
-export const isApiPath = (pathname: string): boolean => pathname === '/openapi.json' || pathname === '/api' || pathname.startsWith('/api/');
+export const isApiPath = (pathname: string): boolean => pathname === '/openapi.json' || pathname === '/mcp' || pathname === '/api' || pathname.startsWith('/api/');
 
 /**
  * Whether a path is one of the app's routes (answered with index.html, the SPA fallback): any

@@ -52,6 +52,7 @@ import {
   SearchQuery,
   SearchResults,
 } from './schemas/lineage-graph.ts';
+import { McpRequestBody, McpResponseBody, parseMcpMessage } from './schemas/mcp.ts';
 import { OPENLINEAGE_EVENT_REF } from './schemas/openlineage-openapi.ts';
 import { parsePolarsRequest, type PolarsRequestBody } from './schemas/polars.ts';
 import {
@@ -110,6 +111,8 @@ export interface RouteContract<B = undefined, Q = RawParams, R = unknown> {
   readonly errors: readonly number[];
   /** Error bodies other than the route's error style gives (the batch endpoint's failure summaries). */
   readonly errorBodies?: Readonly<Partial<Record<number, ZodType>>>;
+  /** Statuses answered with no body at all (the MCP transport's 202). */
+  readonly noBody?: readonly number[];
 }
 
 /** The request body sizes: API Gateway's own limit, except Spark's, whose SQL is capped at 100 000 characters. */
@@ -387,6 +390,20 @@ export const GetHealth: RouteContract<undefined, RawParams, z.infer<typeof Healt
   errors: [],
 };
 
+/** Largest MCP message accepted: a tool call carries at most a query (100 000 characters) and a few names. */
+const MCP_MAX_BYTES = 1024 * 1024;
+
+/** `POST /mcp`: the Model Context Protocol's Streamable HTTP transport, stateless, JSON answers (ADR 0048). */
+export const PostMcp: RouteContract<unknown, RawParams, z.infer<typeof McpResponseBody>> = {
+  id: 'PostMcp',
+  summary: 'Model Context Protocol (Streamable HTTP, stateless): lineage and lake tools over this API as the caller',
+  body: { schema: McpRequestBody, maxBytes: MCP_MAX_BYTES, read: 'json', parse: (body) => parseMcpMessage(body.value) },
+  response: McpResponseBody,
+  // 202: a notification or a response (no body), as the transport specifies.
+  errors: [202, 400],
+  noBody: [202],
+};
+
 /** `GET /openapi.json`. */
 export const GetOpenApi: RouteContract<undefined, RawParams, Record<string, unknown>> = {
   id: 'GetOpenApi',
@@ -425,6 +442,7 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetLineageRun,
   SearchLineage,
   GetHealth,
+  PostMcp,
   GetOpenApi,
 };
 

@@ -16,6 +16,7 @@ import { z } from './schemas/zod.ts';
 export const API_VERSION = '1.0.0';
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
+  202: 'Accepted (no body)',
   400: 'Invalid request',
   401: 'Missing or invalid bearer token',
   402: 'Metered compute needs a payment method; do not retry',
@@ -55,7 +56,10 @@ const toRouteConfig = (route: RouteDefinition): RouteConfig => {
       ...(pathParams.length ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, contract.params?.[p] ?? z.string()]))) } : {}),
     },
     responses: Object.fromEntries(
-      statusesOf(route, contract).map((s) => [s, { description: s === 200 ? 'OK' : describeStatus(route, s), content: { 'application/json': { schema: bodySchemaOf(route, contract, s) } } }]),
+      statusesOf(route, contract).map((s) => [
+        s,
+        { description: s === 200 ? 'OK' : describeStatus(route, s), ...(contract.noBody?.includes(s) ? {} : { content: { 'application/json': { schema: bodySchemaOf(route, contract, s) } } }) },
+      ]),
     ),
   };
 };

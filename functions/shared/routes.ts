@@ -55,6 +55,7 @@ export type RouteId =
   | 'GetLineageRun'
   | 'SearchLineage'
   | 'GetHealth'
+  | 'PostMcp'
   | 'GetOpenApi';
 
 /** One endpoint. */
@@ -97,6 +98,11 @@ export interface RouteDefinition {
    * workgroup and its grants (`lib/bloom.ts`).
    */
   readonly bloom?: boolean;
+  /**
+   * Whether the function calls this API itself, as its caller (the MCP server, ADR 0048): it gets
+   * the API's base URL (`LAKELINE_API_URL`).
+   */
+  readonly callsApi?: boolean;
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -279,6 +285,19 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...lineageGraphRoutes(),
   // The feed's marks live in the Lineage table; locally the head is the Events table's receipt index.
   { id: 'GetHealth', method: 'GET', path: '/api/v1/health', handler: 'get-health', auth: 'key', errorStyle: 'plain', tables: [{ table: LINEAGE_TABLE, access: 'RO' }, { table: EVENTS_TABLE, access: 'RO' }], memoryMb: 256 },
+  {
+    // The MCP server (ADR 0048): its tools call this API as the caller, so it touches no table,
+    // lake or engine itself; it needs only the API's URL.
+    id: 'PostMcp',
+    method: 'POST',
+    path: '/mcp',
+    handler: 'post-mcp',
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [],
+    memoryMb: 512,
+    callsApi: true,
+  },
   {
     id: 'GetOpenApi',
     method: 'GET',

@@ -12,7 +12,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#composition/env-names';
+import { API_URL_ENV, BLOB_BUCKET_ENV, PROFILE_ENV, SESSION_SECRET_ARN_ENV } from '#composition/env-names';
 import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import { ALL_TABLES, KEYS_TABLE, ORGS_TABLE, type TableAccess, type TableDefinition } from '#shared/table-definitions';
 import { LakelineStack } from '../../lib/lakeline-stack.ts';
@@ -228,6 +228,12 @@ describe('functions', () => {
     }
     expect(env[BLOB_BUCKET_ENV]).toEqual(route.blobs ? { Ref: logicalIdOf(stack.data.blobBucket) } : undefined);
     expect(env[SESSION_SECRET_ARN_ENV]).toBeUndefined();
+  });
+
+  it.each(ROUTES.map((r) => [r.id, r] as const))("Should give %s the API's own endpoint exactly when it calls the API (the MCP server, ADR 0048)", (_id, route) => {
+    const env = ((props(logicalIdOf(fnOf(route))).Environment as Json).Variables ?? {}) as Json;
+    const endpoint = { 'Fn::GetAtt': [logicalIdOf(stack.api.httpApi), 'ApiEndpoint'] };
+    expect(env[API_URL_ENV]).toEqual(route.callsApi ? endpoint : undefined);
   });
 });
 

@@ -347,6 +347,7 @@ describe('lakeline help', () => {
   it.each([
     [['--help'], 'Usage: lakeline <orgs|keys|sessions|demo|lineage|feed> <action> [options]'],
     [['-h'], 'Commands:'],
+    [['--help'], 'lakeline mcp: the MCP server over stdio (LAKELINE_URL, LAKELINE_API_KEY)'],
     [['keys', '--help'], 'Usage: lakeline keys <action> [options]'],
     [['keys', 'create', '--help'], 'Usage: lakeline keys create --org ORG_ID [--name NAME] [global options]'],
     [['orgs', 'update', '-h'], 'Usage: lakeline orgs update ORG_ID [--name NAME] [--plan free|pro|enterprise] [--payment-method true|false] [--credit-limit USD] [global options]'],

@@ -21,11 +21,12 @@ describe('console-site', () => {
   );
 
   it('Should never treat API paths as app routes', () => {
-    for (const p of ['/api', '/api/v1/events', '/api/v1/tables/tpch/lineitem', '/openapi.json']) {
+    for (const p of ['/api', '/api/v1/events', '/api/v1/tables/tpch/lineitem', '/openapi.json', '/mcp']) {
       expect(isApiPath(p)).toBe(true);
       expect(isAppRoute(p)).toBe(false);
     }
     expect(isApiPath('/apiary')).toBe(false);
+    expect(isApiPath('/mcpx')).toBe(false);
   });
 
   it('Should cache content-hashed assets for a year and revalidate everything else', () => {
