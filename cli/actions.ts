@@ -128,11 +128,12 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
 
   'keys create': (args) => async (target) => {
     const orgId = str(args, 'org') as string;
-    const { record, token } = await createKey(target.orgs, target.keys, orgId, str(args, 'name') ?? 'default');
+    const scope = args.options['read-only'] === true ? 'read' : 'full';
+    const { record, token } = await createKey(target.orgs, target.keys, orgId, str(args, 'name') ?? 'default', new Date(), scope);
     return {
       json: { ...describeKey(record), token },
       text: [
-        `Created API key ${record.keyId} ("${record.name}") for organization ${orgId}.`,
+        `Created ${scope === 'read' ? 'read-only ' : ''}API key ${record.keyId} ("${record.name}") for organization ${orgId}.`,
         'Token (shown only now; store it safely):',
         token,
       ].join('\n'),

@@ -44,6 +44,6 @@ export const keyTable = (keys: readonly VisibleApiKey[]): string =>
   keys.length === 0
     ? 'No API keys.'
     : table(
-        ['KEY ID', 'NAME', 'STATUS', 'CREATED', 'LAST USED'],
-        keys.map((k) => [k.keyId, k.name, k.revokedAt ? `revoked ${k.revokedAt}` : 'active', k.createdAt, k.lastUsedAt ?? 'never']),
+        ['KEY ID', 'NAME', 'SCOPE', 'STATUS', 'CREATED', 'LAST USED'],
+        keys.map((k) => [k.keyId, k.name, k.scope ?? 'full', k.revokedAt ? `revoked ${k.revokedAt}` : 'active', k.createdAt, k.lastUsedAt ?? 'never']),
       );

@@ -27,7 +27,17 @@ export const runMcpStdio = async (env: Readonly<Record<string, string | undefine
     process.stderr.write(`lakeline mcp: ${settings.error}\n`);
     return 2;
   }
-  const server = createMcpServer(httpLakelineApi(settings));
+  const api = httpLakelineApi(settings);
+  // The key's scope decides which tools are listed, as on `POST /mcp` (ADR 0049); a key the API
+  // refuses is reported now rather than on the first tool call.
+  let keyScope: string;
+  try {
+    ({ keyScope } = await api.get<{ keyScope: string }>('/api/v1/health'));
+  } catch (error) {
+    process.stderr.write(`lakeline mcp: the API at ${settings.baseUrl} did not accept the key: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const server = createMcpServer(api, { writes: keyScope !== 'read' });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
   await server.connect(transport);

@@ -89,9 +89,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       org: { type: 'string', value: 'ORG_ID', help: 'organization the key belongs to' },
       name: { type: 'string', value: 'NAME', help: 'label for the key (default: default)' },
+      'read-only': { type: 'boolean', help: 'the key reads only: no events sent, no table written, no run started or stopped (for agents and dashboards)' },
     },
     required: ['org'],
-    examples: ['lakeline keys create --org 2f1c… --name airflow'],
+    examples: ['lakeline keys create --org 2f1c… --name airflow', 'lakeline keys create --org 2f1c… --name claude --read-only'],
   },
   {
     group: 'keys',

@@ -4,9 +4,10 @@
  * the org's newest stored event (ADR 0045). Always 200; `status` says whether a subscriber lags.
  */
 import { feed } from '#composition/index';
+import { mayWrite } from '#domain/auth/principal';
 import { feedLag } from '#domain/feed/lag';
 import { GetHealth } from '#shared/contracts';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 
 /** A subscriber this far behind (or with none of the org's events applied) makes the answer `lagging`. */
 const LAGGING_MS = 60_000;
@@ -15,5 +16,5 @@ const LAGGING_MS = 60_000;
 export const handler = httpHandler(GetHealth, async ({ principal }) => {
   const lag = await feedLag(feed().directory, principal.orgId);
   const lagging = lag.subscribers.some((s) => s.lagMs === null || s.lagMs > LAGGING_MS);
-  return { statusCode: 200, body: { status: lagging ? ('lagging' as const) : ('ok' as const), feed: lag } };
+  return { statusCode: 200, body: { keyScope: mayWrite(principal) ? ('full' as const) : ('read' as const), status: lagging ? ('lagging' as const) : ('ok' as const), feed: lag } };
 });

@@ -6,21 +6,22 @@
  * `Authorization` header, so the key's org, plan and limits hold as on the API.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { mayWrite } from '#domain/auth/principal';
 import { ValidationError } from '#domain/errors';
 import { lakelineApiFor } from '#composition/index';
 import { PostMcp } from '#shared/contracts';
 import { createMcpServer } from '#shared/mcp/server';
-import { httpHandler } from '#shared/middleware';
+import { httpHandler } from '#composition/http';
 import { header } from '#shared/request';
 
 /** The headers the transport reads from the event (the protocol version, a session id it refuses). */
 const TRANSPORT_HEADERS = ['mcp-protocol-version', 'mcp-session-id'] as const;
 
 /** Lambda entry point. */
-export const handler = httpHandler(PostMcp, async ({ event, body }) => {
+export const handler = httpHandler(PostMcp, async ({ event, body, principal }) => {
   const authorization = header(event, 'authorization') ?? '';
   const host = event.requestContext.domainName ?? 'localhost';
-  const server = createMcpServer(lakelineApiFor(authorization, host));
+  const server = createMcpServer(lakelineApiFor(authorization, host), { writes: mayWrite(principal) });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

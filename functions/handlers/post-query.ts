@@ -9,6 +9,7 @@ import { runRoutedQuery } from '#domain/query/routed-query';
 import { routedQueryDeps, warmQueryEngine } from '#composition/index';
 import { PostQuery } from '#shared/contracts';
 import { httpHandler } from '#composition/http';
+import { mayWrite } from '#domain/auth/principal';
 
 // The first DuckDB instance (extension signatures checked) is prepared during cold start.
 warmQueryEngine();
@@ -16,5 +17,5 @@ warmQueryEngine();
 /** Lambda entry point. */
 export const handler = httpHandler(PostQuery, async ({ body, principal }) => ({
   statusCode: 200,
-  body: await runRoutedQuery(routedQueryDeps(), principal.orgId, body),
+  body: await runRoutedQuery(routedQueryDeps(), principal.orgId, body, { mayWrite: mayWrite(principal) }),
 }));

@@ -9,13 +9,14 @@ import { runLegacyQuery } from '#domain/query/legacy-query';
 import { legacyQueryDeps, warmQueryEngine } from '#composition/index';
 import { PostWarehouseQuery } from '#shared/contracts';
 import { httpHandler } from '#composition/http';
+import { mayWrite } from '#domain/auth/principal';
 
 // The first DuckDB instance (extension signatures checked) is prepared during cold start.
 warmQueryEngine();
 
 /** Lambda entry point. */
 export const handler = httpHandler(PostWarehouseQuery, async ({ body, principal }) => {
-  const outcome = await runLegacyQuery(legacyQueryDeps(), { orgId: principal.orgId, ...body });
+  const outcome = await runLegacyQuery(legacyQueryDeps(), { orgId: principal.orgId, ...body, mayWrite: mayWrite(principal) });
   const serverTiming = Object.entries(outcome.timings)
     .map(([phase, ms]) => `${phase};dur=${ms.toFixed(1)}`)
     .join(', ');

@@ -126,7 +126,7 @@ export const PostLineage: RouteContract<JsonBody, RawParams, z.infer<typeof Line
   summary: 'Record an OpenLineage event',
   body: { schema: OPENLINEAGE_EVENT_REF, maxBytes: GATEWAY_LIMIT_BYTES, read: 'json', parse: (body) => body },
   response: LineageAccepted,
-  errors: [400, 413, 503],
+  errors: [400, 403, 413, 503],
 };
 
 /** `POST /api/v1/lineage/batch`: kept as text, so its length is checked before anything is parsed. */
@@ -135,7 +135,7 @@ export const PostLineageBatch: RouteContract<JsonText, RawParams, z.infer<typeof
   summary: `Record a batch of OpenLineage events (at most ${MAX_BATCH_EVENTS}; 413 above)`,
   body: { schema: { type: 'array', items: OPENLINEAGE_EVENT_REF, maxItems: MAX_BATCH_EVENTS }, maxBytes: GATEWAY_LIMIT_BYTES, read: 'text', parse: (body) => body },
   response: BatchResponse,
-  errors: [400, 413, 503],
+  errors: [400, 403, 413, 503],
   // No valid element (400) or the store could not take some (503): the summary and the refused
   // elements, with `error`; a body that is no array at all is a plain `{error}`.
   errorBodies: { 400: z.union([BatchFailure, ErrorBody]), 503: z.union([BatchFailure, ErrorBody]) },
@@ -209,7 +209,7 @@ export const PostRunAbort: RouteContract<undefined, RawParams, z.infer<typeof Ru
   id: 'PostRunAbort',
   summary: 'Abort a running run',
   response: Run,
-  errors: [404, 409],
+  errors: [403, 404, 409],
 };
 
 /** `GET /api/v1/tables?namespace=`. */

@@ -8,8 +8,8 @@
 import { gzipSync } from 'node:zlib';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { ExecutionError, ServiceUnavailableError, UnauthorizedError, type DomainError } from '#domain/errors';
-import { fromAuthorizerContext, isUndecided, type AuthorizerContext, type Principal } from '#domain/auth/principal';
+import { ExecutionError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, type DomainError } from '#domain/errors';
+import { fromAuthorizerContext, isUndecided, mayWrite, type AuthorizerContext, type Principal } from '#domain/auth/principal';
 import { errorResponse, type HttpResult } from './http-errors.ts';
 import { logger } from './observability.ts';
 import type { RawParams, RouteContract } from './contracts.ts';
@@ -134,6 +134,9 @@ export const httpHandler = <B, Q, R>(contract: RouteContract<B, Q, R>, body: (re
       // rule true even if the authorizer and the route table ever disagree.
       if (principal?.authKind === 'session' && route.auth === 'key') {
         throw new UnauthorizedError('session credentials are not accepted on this endpoint');
+      }
+      if (principal && route.writes === 'always' && !mayWrite(principal)) {
+        throw new ForbiddenError(`this API key is read-only: ${route.method} ${route.path} stores or changes data (use a key created without --read-only)`);
       }
       const rawQuery: RawParams = event.queryStringParameters ?? {};
       const pathParameters: RawParams = event.pathParameters ?? {};

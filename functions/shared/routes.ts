@@ -68,6 +68,12 @@ export interface RouteDefinition {
   /** Module under `functions/handlers/` (without extension) exporting `handler`. */
   readonly handler: string;
   readonly auth: RouteAuth;
+  /**
+   * Whether the route stores or changes data, so a read-only key may not call it (ADR 0049):
+   * `always` is refused before the handler runs; `by-request` (a query that may write a table) is
+   * refused by its use case once the request shows it writes. Absent: the route only reads.
+   */
+  readonly writes?: 'always' | 'by-request';
   readonly errorStyle: ErrorStyle;
   /** Tables the function reads or writes; the CDK grants exactly these. */
   readonly tables: readonly { readonly table: TableDefinition; readonly access: TableAccess }[];
@@ -139,6 +145,7 @@ function lineageGraphRoutes(): RouteDefinition[] {
 export const ROUTES: readonly RouteDefinition[] = [
   {
     id: 'PostLineage',
+    writes: 'always',
     method: 'POST',
     path: '/api/v1/lineage',
     handler: 'post-lineage',
@@ -149,6 +156,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     id: 'PostLineageBatch',
+    writes: 'always',
     method: 'POST',
     path: '/api/v1/lineage/batch',
     handler: 'post-lineage-batch',
@@ -181,6 +189,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     id: 'PostQuery',
+    writes: 'by-request',
     method: 'POST',
     path: '/api/v1/query',
     handler: 'post-query',
@@ -200,6 +209,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     id: 'PostWarehouseQuery',
+    writes: 'by-request',
     method: 'POST',
     path: '/api/v1/warehouse/query',
     handler: 'post-warehouse-query',
@@ -226,6 +236,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     id: 'PostSparkQuery',
+    writes: 'always',
     method: 'POST',
     path: '/api/v2/spark/query',
     handler: 'post-spark-query',
@@ -252,6 +263,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     id: 'PostRunAbort',
+    writes: 'always',
     method: 'POST',
     path: '/api/v1/runs/{run_id}/abort',
     handler: 'post-run-abort',

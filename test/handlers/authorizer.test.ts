@@ -49,7 +49,7 @@ describe('authorizer handler', () => {
     // Act
     const result = await handler(authorizerEvent(route('PostLineage'), { headers: { authorization: `Bearer ${token}` } }));
     // Assess
-    expect(result).toEqual({ isAuthorized: true, context: { orgId, authKind: 'key', keyId } });
+    expect(result).toEqual({ isAuthorized: true, context: { orgId, authKind: 'key', keyId, scope: 'full' } });
   });
 
   it('Should read the Authorization header whatever the case of its name', async () => {
@@ -76,7 +76,7 @@ describe('authorizer handler', () => {
     // Act
     const result = await handler(authorizerEvent(route(routeId), { cookies: [`${SESSION_COOKIE}=${cookie}`] }));
     // Assess
-    expect(result).toEqual({ isAuthorized: true, context: { orgId, authKind: 'session', keyId: '' } });
+    expect(result).toEqual({ isAuthorized: true, context: { orgId, authKind: 'session', keyId: '', scope: 'full' } });
   });
 
   it.each(ROUTES.filter((r) => r.auth === 'key').map((r) => r.id))('Should refuse a session cookie on %s', async (routeId) => {

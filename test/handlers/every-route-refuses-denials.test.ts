@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { UNAVAILABLE_CONTEXT } from '#domain/auth/principal';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, LOG_LEVEL_ENV, PROFILE_ENV, SESSION_SECRET_ENV } from '#composition/env-names';
+import { CONTRACTS } from '#shared/contracts';
 import { ROUTES, type RouteDefinition } from '#shared/routes';
 import { apiEvent, lambdaContext, parseResult } from '../helpers/events.ts';
 
@@ -85,6 +86,15 @@ describe('every protected route', () => {
     // Assess
     expect(response.statusCode).toBe(401);
     expect(response.body).toEqual(unauthorizedBody(route));
+  });
+
+  it.each(ROUTES.filter((r) => r.writes === 'always').map((r) => [r.id, r] as const))('Should answer 403 to a read-only key on a route that always writes, listed in its contract (%s)', async (_id, route) => {
+    // Act
+    const response = await call(route, { orgId: 'some-org', authKind: 'key', keyId: 'k', scope: 'read' });
+    // Assess
+    expect(response.statusCode).toBe(403);
+    expect(JSON.stringify(response.body)).toContain('read-only');
+    expect(CONTRACTS[route.id].errors).toContain(403);
   });
 });
 

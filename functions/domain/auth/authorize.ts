@@ -100,7 +100,7 @@ export class Authorizer {
     if (record.revokedAt) return { ok: false, reason: 'revoked API key' };
     if (!cached.orgExists) return { ok: false, reason: 'API key of unknown organization' };
     await this.touch(record.keyId);
-    return { ok: true, principal: { orgId: record.orgId, authKind: 'key', keyId: record.keyId } };
+    return { ok: true, principal: { orgId: record.orgId, authKind: 'key', keyId: record.keyId, ...(record.scope === 'read' ? { scope: 'read' as const } : {}) } };
   }
 
   private async lookup(keyId: string): Promise<CachedKey> {

@@ -10,7 +10,12 @@ export interface Principal {
   readonly authKind: 'key' | 'session';
   /** The API key used, when authKind is `key`. */
   readonly keyId?: string;
+  /** `read`: the key reads only (ADR 0049); absent: it may write (every session, every key made without `--read-only`). */
+  readonly scope?: 'read';
 }
+
+/** Whether the caller may store or change data (send events, write tables, start or stop runs). */
+export const mayWrite = (principal: Principal): boolean => principal.scope !== 'read';
 
 /** What the authorizer puts in the gateway context. */
 export type AuthorizerContext = Record<string, string>;
@@ -18,7 +23,7 @@ export type AuthorizerContext = Record<string, string>;
 /** Encodes a decision into the authorizer context. */
 export const toAuthorizerContext = (decision: { ok: true; principal: Principal } | { ok: false; reason: string }): AuthorizerContext =>
   decision.ok
-    ? { orgId: decision.principal.orgId, authKind: decision.principal.authKind, keyId: decision.principal.keyId ?? '' }
+    ? { orgId: decision.principal.orgId, authKind: decision.principal.authKind, keyId: decision.principal.keyId ?? '', scope: decision.principal.scope ?? 'full' }
     : { denied: decision.reason };
 
 /**
@@ -35,5 +40,6 @@ export const fromAuthorizerContext = (ctx: Record<string, unknown> | undefined):
   if (!ctx || typeof ctx.orgId !== 'string' || ctx.orgId === '') return undefined;
   const authKind = ctx.authKind === 'session' ? 'session' : ctx.authKind === 'key' ? 'key' : undefined;
   if (!authKind) return undefined;
-  return typeof ctx.keyId === 'string' && ctx.keyId !== '' ? { orgId: ctx.orgId, authKind, keyId: ctx.keyId } : { orgId: ctx.orgId, authKind };
+  const scope = ctx.scope === 'read' ? { scope: 'read' as const } : {};
+  return typeof ctx.keyId === 'string' && ctx.keyId !== '' ? { orgId: ctx.orgId, authKind, keyId: ctx.keyId, ...scope } : { orgId: ctx.orgId, authKind, ...scope };
 };

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashSecret } from '../core/api-key.ts';
 import { createSessionToken, DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_TTL_SECONDS } from '../core/session.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import type { ApiKeyRecord, Org } from './org.ts';
+import type { ApiKeyRecord, KeyScope, Org } from './org.ts';
 import type { KeyStore, OrgStore } from './ports.ts';
 import { PLANS, PLAN_NAMES, type PlanName } from '../core/plans.ts';
 
@@ -85,6 +85,7 @@ export const createKey = async (
   orgId: string,
   name = 'default',
   now = new Date(),
+  scope: KeyScope = 'full',
 ): Promise<{ record: ApiKeyRecord; token: string }> => {
   const keyName = checkName(name);
   if (!(await orgs.get(orgId))) throw new NotFoundError(`organization ${orgId} does not exist`);
@@ -95,6 +96,7 @@ export const createKey = async (
     name: keyName,
     secretHash: hashSecret(generated.secret),
     createdAt: now.toISOString(),
+    scope,
   };
   await keys.create(record);
   return { record, token: generated.token };
@@ -136,8 +138,8 @@ export const createSession = async (
 /** An API key as operators see it: everything but the hash. */
 export type VisibleApiKey = Omit<ApiKeyRecord, 'secretHash'>;
 
-/** A key as shown to operators: never the hash. */
+/** A key as shown to operators: never the hash; its scope always said (`full` for keys made before scopes). */
 export const describeKey = (k: ApiKeyRecord): VisibleApiKey => {
   const { secretHash: _hidden, ...visible } = k;
-  return visible;
+  return { ...visible, scope: k.scope ?? 'full' };
 };

@@ -19,11 +19,19 @@ export interface Org {
   readonly createdAt: string;
 }
 
+/**
+ * What a key may do: `full` (the default) reads and writes; `read` reads only — it cannot send
+ * events, write a table or start or stop a run (ADR 0049). Keys stored before scopes are `full`.
+ */
+export type KeyScope = 'full' | 'read';
+
 /** A stored API key: the secret itself is never stored, only its hash. */
 export interface ApiKeyRecord {
   readonly keyId: string;
   readonly orgId: string;
   readonly name: string;
+  /** Absent on keys made before scopes existed: `full`. */
+  readonly scope?: KeyScope;
   readonly secretHash: string;
   readonly createdAt: string;
   readonly revokedAt?: string;

@@ -5,7 +5,7 @@
  * With `autoSaveByHash` the result is saved as an Iceberg table keyed by the query's hash, and a
  * query whose table exists is answered from it without running again.
  */
-import { CapabilityError, UnauthorizedError } from '../errors.ts';
+import { CapabilityError, ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { autosaveTable, readSavedSql } from '../lake/autosave.ts';
 import type { EngineResult, SandboxSize, TabularResult } from '../lake/engine.ts';
 import { DEFAULT_CATALOG } from '../core/names.ts';
@@ -47,6 +47,8 @@ export interface LegacyQueryInput {
   readonly autoSaveByHash: boolean;
   /** Also return DuckDB's plan of the statement as `explainResult`. */
   readonly explain: boolean;
+  /** False for a read-only key (ADR 0049): `autoSaveByHash`, which saves a table, is refused. */
+  readonly mayWrite?: boolean;
 }
 
 /** The contract's execution summary (the response and its `explainResult`). */
@@ -102,6 +104,9 @@ export async function runLegacyQuery(deps: LegacyQueryDeps, input: LegacyQueryIn
   const started = performance.now();
   const phases = phaseClock();
   const limits = deps.limits ?? DEFAULT_LIMITS;
+  if (input.autoSaveByHash && input.mayWrite === false) {
+    throw new ForbiddenError('this API key is read-only: autoSaveByHash saves the result as a table (send false, or use a key created without --read-only)');
+  }
   const remainingMs = (): number => Math.max(1, limits.timeoutMs - (performance.now() - started));
 
   // The catalog listing is only wasted work for an org below Pro, so both lookups run at once.

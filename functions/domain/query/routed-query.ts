@@ -8,6 +8,8 @@
  * whose rows `GET /api/v1/runs/{run_id}` pages. Every run records START and COMPLETE/FAIL lineage:
  * in the request for interactive runs (`run-lineage.ts`), in the runs use cases for Spark and bloom.
  */
+import { ForbiddenError } from '../errors.ts';
+import { qualifiedName } from '../core/names.ts';
 import { planRoutedQuery, type PlanDeps } from './plan.ts';
 import type { CheckedRoutedRequest } from '../routing/request.ts';
 import { runInteractive, type InteractiveDeps } from './run-interactive.ts';
@@ -26,12 +28,16 @@ export type RoutedQueryDeps = PlanDeps & InteractiveDeps & SubmitDeps;
  * @throws {ValidationError} (400) bad request, refused SQL, the engine's rejection of the SQL
  * @throws {CapabilityError} (400) the pinned engine cannot run the request
  * @throws {PaymentRequiredError} (402) a metered engine and no payment method
- * @throws {ForbiddenError} (403) the plan does not allow the query
+ * @throws {ForbiddenError} (403) the plan does not allow the query, or a read-only key asks for a write
  * @throws {ExecutionError} (500) the engine failed, with its message
+ * @param access - `mayWrite` false for a read-only key (ADR 0049): a query that writes a table is refused
  */
-export async function runRoutedQuery(deps: RoutedQueryDeps, orgId: string, request: CheckedRoutedRequest): Promise<UnifiedQueryResponse> {
+export async function runRoutedQuery(deps: RoutedQueryDeps, orgId: string, request: CheckedRoutedRequest, access: { readonly mayWrite: boolean } = { mayWrite: true }): Promise<UnifiedQueryResponse> {
   const plan = await planRoutedQuery(deps, orgId, request);
   // Explain answers the decision only: no engine runs, nothing is checked against the bill.
   if (request.explain) return { success: true, explain: true, engine_decision: plan.route.decision };
+  if (plan.kind === 'batch-write' && !access.mayWrite) {
+    throw new ForbiddenError(`this API key is read-only: the query writes ${qualifiedName(plan.write.name)} (use a key created without --read-only)`);
+  }
   return plan.kind === 'interactive' ? runInteractive(deps, plan) : submitPlan(deps, plan);
 }

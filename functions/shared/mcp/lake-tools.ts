@@ -10,7 +10,7 @@ import { QualifiedTableName, WriteMode } from '../schemas/common.ts';
 import { RoutedEngine, RoutedQueryRequest, Run, RunResultsQuery, TableDescription, TableSummary, UnifiedQueryResponse } from '../schemas/query.ts';
 import { z } from '../schemas/zod.ts';
 import { ValidationError } from '#domain/errors';
-import type { LakelineApi } from './ports.ts';
+import type { LakelineApi, McpAccess } from './ports.ts';
 import { answer, DEFAULT_ROWS, MAX_ROWS, renderRows, seg } from './tool-kit.ts';
 
 type RoutedAnswer = z.infer<typeof UnifiedQueryResponse>;
@@ -36,7 +36,7 @@ const runText = (run: RunAnswer): string =>
   ].join('\n');
 
 /** Registers the lake tools on a server, each calling `api`. */
-export const registerLakeTools = (server: McpServer, api: LakelineApi): void => {
+export const registerLakeTools = (server: McpServer, api: LakelineApi, access: McpAccess): void => {
   server.registerTool(
     'list_tables',
     {
@@ -95,29 +95,32 @@ export const registerLakeTools = (server: McpServer, api: LakelineApi): void => 
     },
   );
 
-  server.registerTool(
-    'submit_write',
-    {
-      title: 'Write query results to a lake table',
-      description:
-        'Runs a query and writes its result to destination (namespace.table), overwriting or appending (write_mode). This changes the lake: it runs only with confirm: true, after the user agreed. Answers the run id: follow it with get_run.',
-      inputSchema: {
-        query: SQL,
-        destination: QualifiedTableName,
-        write_mode: WriteMode.optional().describe('default overwrite'),
-        engine: RoutedEngine.optional().describe('default auto'),
-        confirm: z.boolean().optional().describe('must be true: the user agreed to change the lake'),
+  // A read-only key (ADR 0049) is shown no tool that writes: the API would refuse it anyway.
+  if (access.writes) {
+    server.registerTool(
+      'submit_write',
+      {
+        title: 'Write query results to a lake table',
+        description:
+          'Runs a query and writes its result to destination (namespace.table), overwriting or appending (write_mode). This changes the lake: it runs only with confirm: true, after the user agreed. Answers the run id: follow it with get_run.',
+        inputSchema: {
+          query: SQL,
+          destination: QualifiedTableName,
+          write_mode: WriteMode.optional().describe('default overwrite'),
+          engine: RoutedEngine.optional().describe('default auto'),
+          confirm: z.boolean().optional().describe('must be true: the user agreed to change the lake'),
+        },
+        outputSchema: UnifiedQueryResponse,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       },
-      outputSchema: UnifiedQueryResponse,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    },
-    async ({ query, destination, write_mode = 'overwrite', engine, confirm }) => {
-      if (confirm !== true) throw new ValidationError(`confirm: writing to ${destination} (${write_mode}) changes the lake; call again with confirm: true once the user agreed`);
-      const routed = await api.post<RoutedAnswer>('/api/v1/query', { query, destination, write_mode, ...(engine ? { engine } : {}) });
-      const text = [decisionText(routed.engine_decision), `${routed.state ?? 'done'}: ${write_mode} ${routed.output_table ?? destination}${routed.run_id ? `, run ${routed.run_id}` : ''}`].join('\n');
-      return answer(routed, text);
-    },
-  );
+      async ({ query, destination, write_mode = 'overwrite', engine, confirm }) => {
+        if (confirm !== true) throw new ValidationError(`confirm: writing to ${destination} (${write_mode}) changes the lake; call again with confirm: true once the user agreed`);
+        const routed = await api.post<RoutedAnswer>('/api/v1/query', { query, destination, write_mode, ...(engine ? { engine } : {}) });
+        const text = [decisionText(routed.engine_decision), `${routed.state ?? 'done'}: ${write_mode} ${routed.output_table ?? destination}${routed.run_id ? `, run ${routed.run_id}` : ''}`].join('\n');
+        return answer(routed, text);
+      },
+    );
+  }
 
   server.registerTool(
     'get_run',
@@ -134,18 +137,20 @@ export const registerLakeTools = (server: McpServer, api: LakelineApi): void => 
     },
   );
 
-  server.registerTool(
-    'abort_run',
-    {
-      title: 'Abort a query run',
-      description: 'Stops a queued or running run of run_query or submit_write; a run that already ended is a conflict.',
-      inputSchema: { runId: RUN_ID },
-      outputSchema: Run,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ runId }) => {
-      const run = await api.post<RunAnswer>(`/api/v1/runs/${seg(runId)}/abort`);
-      return answer(run, runText(run));
-    },
-  );
+  if (access.writes) {
+    server.registerTool(
+      'abort_run',
+      {
+        title: 'Abort a query run',
+        description: 'Stops a queued or running run of run_query or submit_write; a run that already ended is a conflict.',
+        inputSchema: { runId: RUN_ID },
+        outputSchema: Run,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      },
+      async ({ runId }) => {
+        const run = await api.post<RunAnswer>(`/api/v1/runs/${seg(runId)}/abort`);
+        return answer(run, runText(run));
+      },
+    );
+  }
 };

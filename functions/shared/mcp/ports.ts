@@ -8,6 +8,11 @@
 export type ApiQuery = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** lakeline's public API as one caller. Paths are the API's (`/api/v1/search`), segments already encoded. */
+/** What the caller's key may do: `writes` false for a read-only key (ADR 0049), whose server lists no write tool. */
+export interface McpAccess {
+  readonly writes: boolean;
+}
+
 export interface LakelineApi {
   get<T>(path: string, query?: ApiQuery): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;

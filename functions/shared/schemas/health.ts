@@ -22,6 +22,7 @@ export const FeedSubscriberHealth = z
 /** The answer of `GET /api/v1/health`. */
 export const Health = z
   .strictObject({
+    keyScope: z.enum(['full', 'read']).openapi({ description: "What the caller's key may do: `read` for a key created with `--read-only` (ADR 0049)" }),
     status: z.enum(['ok', 'lagging']).openapi({ description: '`lagging` when a subscriber trails the newest stored event by more than a minute (or applied none of them)' }),
     feed: z.strictObject({
       newestStoredAt: z.string().nullable().openapi({ description: "Receipt time (ISO 8601) of the organization's newest stored event; null when it has none" }),

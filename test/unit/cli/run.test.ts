@@ -187,8 +187,20 @@ describe('lakeline keys and sessions', () => {
     // Act
     const key = await json<Record<string, string>>('keys', 'create', '--org', org.orgId, '--name', 'ci');
     // Assess
-    expect(Object.keys(key).sort()).toEqual(['createdAt', 'keyId', 'name', 'orgId', 'token']);
+    expect(Object.keys(key).sort()).toEqual(['createdAt', 'keyId', 'name', 'orgId', 'scope', 'token']);
     expect(key.token).toMatch(new RegExp(`^ll_${key.keyId}_[0-9a-f]{64}$`));
+    expect(key.scope).toBe('full');
+  });
+
+  it('Should create a read-only key with --read-only, and list its scope', async () => {
+    // Prepare
+    const org = await json<Org>('orgs', 'create', '--name', 'Acme');
+    // Act
+    const key = await json<Record<string, string>>('keys', 'create', '--org', org.orgId, '--name', 'agent', '--read-only');
+    const listed = await run('keys', 'list', '--org', org.orgId);
+    // Assess
+    expect(key.scope).toBe('read');
+    expect(listed.stdout).toMatch(new RegExp(`${key.keyId}\\s+agent\\s+read\\s+active `));
   });
 
   it('Should list and revoke keys', async () => {
@@ -201,7 +213,7 @@ describe('lakeline keys and sessions', () => {
     // Assess
     expect(revoked.code).toBe(EXIT.ok);
     expect(revoked.stdout).toContain(`Revoked API key ${key.keyId}`);
-    expect(listed.stdout).toMatch(new RegExp(`${key.keyId}\\s+default\\s+revoked `));
+    expect(listed.stdout).toMatch(new RegExp(`${key.keyId}\\s+default\\s+full\\s+revoked `));
   });
 
   it('Should create a session cookie signed with the target secret, with a ready Cookie header', async () => {
@@ -349,7 +361,7 @@ describe('lakeline help', () => {
     [['-h'], 'Commands:'],
     [['--help'], 'lakeline mcp: the MCP server over stdio (LAKELINE_URL, LAKELINE_API_KEY)'],
     [['keys', '--help'], 'Usage: lakeline keys <action> [options]'],
-    [['keys', 'create', '--help'], 'Usage: lakeline keys create --org ORG_ID [--name NAME] [global options]'],
+    [['keys', 'create', '--help'], 'Usage: lakeline keys create --org ORG_ID [--name NAME] [--read-only] [global options]'],
     [['orgs', 'update', '-h'], 'Usage: lakeline orgs update ORG_ID [--name NAME] [--plan free|pro|enterprise] [--payment-method true|false] [--credit-limit USD] [global options]'],
   ])('Should print help for %j and exit 0 without opening a store', async (argv, expected) => {
     // Act

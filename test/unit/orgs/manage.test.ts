@@ -106,7 +106,7 @@ describe('createKey', () => {
     // Assess
     const parsed = parseApiKey(token);
     expect(parsed?.keyId).toBe(record.keyId);
-    expect(record).toEqual({ keyId: record.keyId, orgId: org.orgId, name: 'ci', secretHash: hashSecret(parsed?.secret ?? ''), createdAt: NOW.toISOString() });
+    expect(record).toEqual({ keyId: record.keyId, orgId: org.orgId, name: 'ci', secretHash: hashSecret(parsed?.secret ?? ''), createdAt: NOW.toISOString(), scope: 'full' });
     expect(secretMatches(parsed?.secret ?? '', keys.keys.get(record.keyId)?.secretHash ?? '')).toBe(true);
     expect(JSON.stringify([...keys.keys.values()])).not.toContain(parsed?.secret);
   });
@@ -155,7 +155,9 @@ describe('listKeys and describeKey', () => {
     // Act
     const visible = describeKey({ keyId: 'k', orgId: 'o', name: 'n', secretHash: 'h', createdAt: 'c', revokedAt: 'r', lastUsedAt: 'l' });
     // Assess
-    expect(visible).toEqual({ keyId: 'k', orgId: 'o', name: 'n', createdAt: 'c', revokedAt: 'r', lastUsedAt: 'l' });
+    expect(visible).toEqual({ keyId: 'k', orgId: 'o', name: 'n', createdAt: 'c', revokedAt: 'r', lastUsedAt: 'l', scope: 'full' });
+    // A key's scope is kept as it is; a key stored before scopes existed reads as `full`.
+    expect(describeKey({ keyId: 'k', orgId: 'o', name: 'n', secretHash: 'h', createdAt: 'c', scope: 'read' }).scope).toBe('read');
   });
 });
 
