@@ -49,7 +49,7 @@ describe.concurrent('lakeline against a running local stack', () => {
     expect(key).not.toHaveProperty('secretHash');
     expect(before.status).toBe(200);
     const mine = (JSON.parse(listed.stdout) as VisibleApiKey[]).find((k) => k.keyId === key.keyId);
-    expect(mine).toEqual({ keyId: key.keyId, orgId: org.orgId, name: 'airflow', createdAt: key.createdAt, lastUsedAt: expect.any(String) });
+    expect(mine).toEqual({ keyId: key.keyId, orgId: org.orgId, name: 'airflow', scope: 'full', createdAt: key.createdAt, lastUsedAt: expect.any(String) });
     expect(listed.stdout).not.toContain(key.token.split('_')[2]);
     expect(listed.stdout).not.toContain('secretHash');
     expect(revoked).toMatchObject({ keyId: key.keyId, revokedAt: expect.any(String) });
@@ -66,8 +66,8 @@ describe.concurrent('lakeline against a running local stack', () => {
     expect(created.code).toBe(0);
     expect(token).toMatch(/^ll_[0-9a-f]{16}_[0-9a-f]{64}$/);
     expect((await get(EVENTS_QUERY, { authorization: `Bearer ${token}` })).status).toBe(200);
-    expect(listed.stdout).toMatch(/^KEY ID\s+NAME\s+STATUS\s+CREATED\s+LAST USED\n/);
-    expect(listed.stdout).toMatch(new RegExp(`${token.split('_')[1]}\\s+texty\\s+active`));
+    expect(listed.stdout).toMatch(/^KEY ID\s+NAME\s+SCOPE\s+STATUS\s+CREATED\s+LAST USED\n/);
+    expect(listed.stdout).toMatch(new RegExp(`${token.split('_')[1]}\\s+texty\\s+full\\s+active`));
     expect(listed.stdout).not.toContain(token.split('_')[2]);
   });
 

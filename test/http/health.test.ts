@@ -21,7 +21,7 @@ describe('GET /api/v1/health', () => {
     const empty = await health(token);
     // Assess
     expect(empty.status).toBe(200);
-    expect(Health.parse(empty.body)).toEqual({ status: 'ok', feed: { newestStoredAt: null, subscribers: [{ subscriber: 'lineage-model', appliedUpTo: null, lagMs: 0 }] } });
+    expect(Health.parse(empty.body)).toEqual({ keyScope: 'full', status: 'ok', feed: { newestStoredAt: null, subscribers: [{ subscriber: 'lineage-model', appliedUpTo: null, lagMs: 0 }] } });
 
     // Act: one event; the model takes it in within moments (the feed's quiet delay).
     expect((await api.post(JSON.stringify(runEventJson({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: crypto.randomUUID(), job: 'health_job' })))).status).toBe(200);
