@@ -6,7 +6,8 @@
 //      when one of them changes;
 //   3. the AWS test tools (moto, cfn-lint) in `.lakeline/venv-aws` from requirements-aws-test.lock,
 //      and the Lambda runtime's boto3 for the lake writer in `.lakeline/lambda-runtime`;
-//   4. the Java libraries of Spark (Maven), the local Trino server, bubblewrap.
+//   4. the Java libraries of Spark (Maven), the local Trino server, bubblewrap;
+//   5. the MCP Inspector's CLI in `.lakeline/mcp-inspector` from tools/mcp-inspector's lock file.
 // Each step records a hash of its inputs' contents (never their absolute paths, so a clone in another
 // directory is as up to date as this one), so a second run does nothing and takes milliseconds.
 // Every step that does work prints one line with its duration, also under --quiet (which only hides
@@ -343,6 +344,26 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  */
 const setupChromium = () => ensureDebianPackage('chromium', [CHROMIUM_PATH], 'the console\'s browser tests, `npm run screenshots` and bench/console.ts cannot run');
 
+/**
+ * The MCP Inspector's CLI (`@modelcontextprotocol/inspector`, pinned with its own lock in
+ * tools/mcp-inspector), for the end-to-end check in test/http/mcp-inspector.test.ts. It lives apart
+ * from node_modules: it brings its own vite, react and MCP SDK, about 150 MB, that lakeline itself
+ * never loads. Redone only when its lock file changes.
+ */
+const setupMcpInspector = () => {
+  const source = path.join(root, 'tools', 'mcp-inspector');
+  const dir = path.join(stateDir, 'mcp-inspector');
+  const stamp = path.join(dir, '.lakeline-lock-hash');
+  const hash = hashFiles([path.join(source, 'package.json'), path.join(source, 'package-lock.json')]);
+  if (upToDate(stamp, hash)) return;
+  step('MCP Inspector CLI (npm ci, tools/mcp-inspector)', () => {
+    mkdirSync(dir, { recursive: true });
+    for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(source, file), path.join(dir, file));
+    run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
+  });
+  writeFileSync(stamp, hash);
+};
+
 const main = () => {
   setupNode();
   setupPython();
@@ -351,6 +372,7 @@ const main = () => {
   setupTrino();
   setupBubblewrap();
   setupChromium();
+  setupMcpInspector();
   if (!quiet) log('ready');
 };
 
