@@ -5,17 +5,14 @@
  * nothing, a bad argument is a tool error naming it, an API error is a tool error in its words.
  */
 import http from 'node:http';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '#composition/config';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
 import { eventually } from './lineage-graph-api.ts';
 import { freshOrg } from './lineage-api.ts';
+import { httpMcpClient, stdioMcpClient } from './mcp-clients.ts';
 
 const NS = 'mcp_suite';
 const T0 = Date.parse('2026-03-01T10:00:00Z');
@@ -31,11 +28,7 @@ const columnLineage = {
   },
 };
 
-const httpClient = async (baseUrl: string, token: string): Promise<Client> => {
-  const client = new Client({ name: 'lakeline-mcp-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-};
+const httpClient = (baseUrl: string, token: string): Promise<Client> => httpMcpClient(baseUrl, token);
 
 const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }> =>
   (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Record<string, unknown> };
@@ -262,15 +255,7 @@ describe('MCP server', () => {
   });
 
   it('Should serve the same tools over stdio (`lakeline mcp`)', async () => {
-    const stdio = new Client({ name: 'lakeline-mcp-stdio-test', version: '1.0.0' });
-    await stdio.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [path.join(REPO_ROOT, 'bin/lakeline.mjs'), 'mcp'],
-        env: { PATH: process.env.PATH ?? '', LAKELINE_URL: stack.baseUrl, LAKELINE_API_KEY: token },
-        stderr: 'pipe',
-      }),
-    );
+    const stdio = await stdioMcpClient(stack.baseUrl, token);
     try {
       expect((await stdio.listTools()).tools.length).toBe(14);
       const result = await call(stdio, 'why_failed', { runId: runs.reportFail });

@@ -6,16 +6,12 @@
  * a managed Spark job, aborting a run. Its MCP server, over HTTP and over stdio, lists no tool
  * that writes; the health answer says the key's scope.
  */
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '#composition/config';
 import { createKey } from '#domain/orgs/manage';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
 import { orgWithKey, storesAt } from '../helpers/stores.ts';
+import { httpMcpClient, stdioMcpClient } from './mcp-clients.ts';
 
 const stack = inject('stack');
 let fullKey: string;
@@ -91,8 +87,7 @@ describe('a read-only key', () => {
 
   it('Should be shown no MCP tool that writes, over HTTP and over stdio; the full key sees them', async () => {
     const toolsOver = async (token: string): Promise<string[]> => {
-      const client = new Client({ name: 'read-only-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const client = await httpMcpClient(stack.baseUrl, token, 'read-only-test');
       try {
         return (await client.listTools()).tools.map((t) => t.name);
       } finally {
@@ -104,15 +99,7 @@ describe('a read-only key', () => {
     expect(readTools.filter((t) => t === 'submit_write' || t === 'abort_run')).toEqual([]);
     expect(await toolsOver(fullKey)).toEqual(expect.arrayContaining(['submit_write', 'abort_run']));
 
-    const stdio = new Client({ name: 'read-only-stdio-test', version: '1.0.0' });
-    await stdio.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [path.join(REPO_ROOT, 'bin/lakeline.mjs'), 'mcp'],
-        env: { PATH: process.env.PATH ?? '', LAKELINE_URL: stack.baseUrl, LAKELINE_API_KEY: readKey },
-        stderr: 'pipe',
-      }),
-    );
+    const stdio = await stdioMcpClient(stack.baseUrl, readKey, 'read-only-stdio-test');
     try {
       expect((await stdio.listTools()).tools.map((t) => t.name).sort()).toEqual([...readTools].sort());
     } finally {
