@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runEventJson } from '../unit/domain/lineage-graph/events.ts';
 import { eventually } from './lineage-graph-api.ts';
+import { orgWithKey, storesAt } from '../helpers/stores.ts';
 import { freshOrg } from './lineage-api.ts';
 import { httpMcpClient, stdioMcpClient } from './mcp-clients.ts';
 
@@ -182,6 +183,35 @@ describe('MCP server', () => {
     const tables = await call(client, 'list_tables', { namespace: 'mcp_suite' });
     expect(tables.structuredContent?.tables).toEqual([]);
   });
+
+  it('Should write a table once confirmed, follow the run with get_run to COMPLETE, and abort another run', async () => {
+    // Prepare: Spark is metered: an org with a payment method.
+    const stores = storesAt(stack.dynamodbEndpoint);
+    const { token: payingKey } = await orgWithKey(stores, { name: 'MCP writer', plan: 'pro', paymentMethod: true }).finally(() => stores.close());
+    const writer = await httpClient(stack.baseUrl, payingKey);
+    // Act: a confirmed write is a Spark run; get_run follows it.
+    const written = await call(writer, 'submit_write', { query: 'SELECT 1 AS x', destination: 'mcp_suite.confirmed', confirm: true });
+    expect(written.isError, textOf(written)).toBeFalsy();
+    const runId = written.structuredContent?.run_id as string;
+    expect(written.structuredContent).toMatchObject({ state: 'SUBMITTED' });
+    let run = await call(writer, 'get_run', { runId });
+    for (let tries = 0; tries < 240 && !['COMPLETE', 'FAIL', 'ABORT'].includes(String(run.structuredContent?.state)); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      run = await call(writer, 'get_run', { runId });
+    }
+    // A second write, aborted while it queues or starts.
+    const second = await call(writer, 'submit_write', { query: 'SELECT 2 AS x', destination: 'mcp_suite.aborted', confirm: true });
+    const aborted = await call(writer, 'abort_run', { runId: second.structuredContent?.run_id as string });
+
+    // Assess
+    expect(run.structuredContent).toMatchObject({ state: 'COMPLETE' });
+    expect(textOf(run)).toContain('COMPLETE');
+    expect(aborted.isError).toBeFalsy();
+    expect(aborted.structuredContent).toMatchObject({ state: 'ABORT' });
+    const tables = await call(writer, 'list_tables', { namespace: 'mcp_suite' });
+    expect((tables.structuredContent?.tables as { table: string }[]).map((t) => t.table)).toEqual(['confirmed']);
+    await writer.close();
+  }, 150_000);
 
   it('Should answer a bad argument with a tool error naming it', async () => {
     const result = await call(client, 'lineage_graph', { nodeId: `job:${NS}:extract`, depth: -1 });
