@@ -18,6 +18,9 @@ describe("Marquez's paths", async () => {
     expect((await api.post(JSON.stringify(runEventJson({ eventType, time, runId, job, outputs: [output] })))).status).toBe(200);
   }
   await eventually(() => graph.get('GetJobRun', { runId }), (a) => a.status === 200 && a.body.state === 'COMPLETED', Date.now(), 10_000);
+  // The applier writes runs before namespaces (apply.ts), so a COMPLETED run can be read a moment
+  // before its namespace's record is: wait for that too.
+  await eventually(() => graph.get('GetNamespace', { namespace: job.namespace }), (a) => a.status === 200, Date.now(), 10_000);
 
   it('Should answer a namespace, a run and a dataset version by the ids the lists give', async () => {
     // Act
