@@ -8,7 +8,7 @@
 'use strict';
 
 /** The domain's folders from the ground up; the domain's own files (errors.ts …) lie under all of them. */
-const DOMAIN_ORDER = ['core', 'sql', 'lineage', 'feed', 'orgs', 'auth', 'lineage-graph', 'lake', 'routing', 'polars', 'lineage-capture', 'runs', 'bloom', 'query'];
+const DOMAIN_ORDER = ['core', 'sql', 'lineage', 'feed', 'notifications', 'orgs', 'auth', 'lineage-graph', 'lake', 'routing', 'polars', 'lineage-capture', 'runs', 'bloom', 'query', 'lineage-tables', 'alerts'];
 
 /** The floors of functions/ from the ground up. */
 const FLOORS = ['domain', 'shared', 'adapters', 'composition', 'handlers'];
