@@ -140,6 +140,59 @@ describe.each(DYNAMO_BACKENDS)('DynamoLineageModelStore on %s', (backend) => {
     return keys;
   };
 
+  describe('store requests per batch', () => {
+    /** The document client, counting its requests by command and the key they address. */
+    const counting = () => {
+      const sent: Array<{ command: string; pk?: string; sk?: string }> = [];
+      const client = new Proxy(doc, {
+        get(target, property, receiver) {
+          if (property !== 'send') return Reflect.get(target, property, receiver);
+          return (command: { constructor: { name: string }; input: { Key?: Record<string, unknown>; Item?: Record<string, unknown> } }) => {
+            const key = command.input.Key ?? command.input.Item;
+            sent.push({ command: command.constructor.name, ...(key ? { pk: String(key.pk), sk: String(key.sk) } : {}) });
+            return target.send(command as Parameters<DynamoDBDocumentClient['send']>[0]);
+          };
+        },
+      });
+      return { client, sent };
+    };
+
+    it('Should write each dataset a batch changes once, with the jobs that write and read it added in the same request', async () => {
+      // Prepare: 30 jobs never seen before, each reading one shared source and writing a table of its own.
+      const org = randomUUID();
+      const events = Array.from({ length: 30 }, (_, i) => runEvent({ eventType: 'COMPLETE', time: t(i), runId: newRunId(), job: `load_${i}`, inputs: ['pg:raw.shared'], outputs: [`s3://lake:table_${i}`] }));
+      const reference = new MemoryLineageStore();
+      await applyEventsToLineageModel(reference, org, events);
+      const { client, sent } = counting();
+
+      // Act
+      await applyEventsToLineageModel(newStore(client), org, events);
+
+      // Assess: one write per dataset item (the record with its reader or writer set), none to add to a set alone.
+      const datasetWrites = new Map<string, number>();
+      for (const r of sent.filter((s) => s.command === 'UpdateCommand' && s.sk === 'DS')) datasetWrites.set(r.pk as string, (datasetWrites.get(r.pk as string) ?? 0) + 1);
+      expect(datasetWrites.size).toBe(31);
+      expect([...datasetWrites.values()].every((n) => n === 1)).toBe(true);
+      expect(await answers(newStore(), org)).toEqual(await answers(reference, org));
+    });
+
+    it('Should list a batch of new jobs in one request per 25 jobs', async () => {
+      // Prepare
+      const org = randomUUID();
+      const events = Array.from({ length: 30 }, (_, i) => runEvent({ eventType: 'START', time: t(i), runId: newRunId(), job: `job_${i}` }));
+      const { client, sent } = counting();
+
+      // Act
+      await applyEventsToLineageModel(newStore(client), org, events);
+
+      // Assess: no single puts of listings; two BatchWriteItems hold them (30 = 25 + 5) with the order entries.
+      expect(sent.filter((s) => s.command === 'PutCommand' && s.pk?.includes('#NSJ#'))).toEqual([]);
+      expect(sent.filter((s) => s.command === 'BatchWriteCommand').length).toBeLessThanOrEqual(4);
+      const listed = await (await newStore().model(org)).listJobs('etl', { limit: 100, offset: 0 });
+      expect(listed.total).toBe(30);
+    });
+  });
+
   describe('rebuild', () => {
     it('Should give the incremental answers from the stored events, and drop the generation it replaced', async () => {
       // Prepare

@@ -113,9 +113,11 @@ export class MemoryLineageModel implements LineageModel {
     return MemoryLineageModel.getMany(this.datasets, datasetIds);
   }
 
-  async putDataset(record: DatasetRecord, expectedRev: number | null) {
+  async putDataset(record: DatasetRecord, expectedRev: number | null, setAdds: readonly DatasetSetAdd[] = []) {
     await this.enter('putDataset');
-    return MemoryLineageModel.cas(this.datasets, record.datasetId, record, expectedRev);
+    const rev = MemoryLineageModel.cas(this.datasets, record.datasetId, record, expectedRev);
+    if (rev !== null) this.addToSets(setAdds);
+    return rev;
   }
 
   private linksOf(id: string): DatasetLinks | undefined {
@@ -174,6 +176,10 @@ export class MemoryLineageModel implements LineageModel {
 
   async addToDatasetSets(adds: readonly DatasetSetAdd[]) {
     await this.enter('addToDatasetSets');
+    this.addToSets(adds);
+  }
+
+  private addToSets(adds: readonly DatasetSetAdd[]): void {
     for (const add of adds) {
       const sets = this.sets.get(add.datasetId) ?? { namespace: add.namespace, name: add.name, writers: new Set(), readers: new Set(), clDown: new Set(), members: new Set() };
       for (const m of add.members) sets[add.set].add(m);
@@ -284,10 +290,12 @@ export class MemoryLineageModel implements LineageModel {
     return { tags: all.slice(page.offset, page.offset + page.limit), total: all.length };
   }
 
-  async putJobListing(job: QualifiedName & { jobId: string }) {
-    await this.enter('putJobListing');
-    const listing = this.jobListings.get(job.namespace) ?? new Map<string, string>();
-    this.jobListings.set(job.namespace, listing.set(`${job.name}\u0000${job.jobId}`, job.jobId));
+  async putJobListings(jobs: readonly (QualifiedName & { jobId: string })[]) {
+    await this.enter('putJobListings');
+    for (const job of jobs) {
+      const listing = this.jobListings.get(job.namespace) ?? new Map<string, string>();
+      this.jobListings.set(job.namespace, listing.set(`${job.name}\u0000${job.jobId}`, job.jobId));
+    }
   }
 
   async putDatasetListing(dataset: QualifiedName & { datasetId: string; aliased: boolean }) {

@@ -80,7 +80,7 @@ export class DynamoLineageModel extends DynamoLineageModelReader implements Line
     return rev;
   }
 
-  async putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null> {
+  async putDataset(record: DatasetRecord, expectedRev: number | null, setAdds: readonly DatasetSetAdd[] = []): Promise<number | null> {
     this.noteDatasets([record.datasetId]);
     const { columnLineage, schema, ...otherFacets } = record.facets;
     const parts = [pack(this.scope, 'b', { ...record, facets: otherFacets }, INLINE.datasetBody), pack(this.scope, 'h', schema ?? null, INLINE.schema)];
@@ -104,19 +104,33 @@ export class DynamoLineageModel extends DynamoLineageModelReader implements Line
     // Sets (writers, readers, …) live in the same item and are added to concurrently: update the
     // attributes this write owns, never the whole item.
     const remove = [...packedNames('b'), ...packedNames('h'), 'sa', 'cr'].filter((name) => !(name in set));
-    const names = Object.fromEntries([...Object.keys(set), ...remove].map((name, i) => [`#a${i}`, name]));
+    // The sets' additions ride along (ADD is atomic with the SET), each within its item's room as
+    // in `addToSet`: a set past it fails the condition like a conflict, and the applier then adds
+    // to it on its own (spilling to shard items) before retrying the record.
+    const adds = this.mergedAdds(setAdds.filter((a) => a.datasetId === record.datasetId));
+    const added = adds.map((a) => ({ attribute: SET_ATTRIBUTES[a.set].set, members: a.members }));
+    const names = Object.fromEntries([...Object.keys(set), ...remove, ...added.map((a) => a.attribute)].map((name, i) => [`#a${i}`, name]));
     const alias = Object.fromEntries(Object.entries(names).map(([k, v]) => [v, k]));
+    const addClause = added.length ? ` ADD ${added.map((a) => `${alias[a.attribute]} :${alias[a.attribute]?.slice(1)}`).join(', ')}` : '';
+    const roomCondition = added.map((a) => ` AND (attribute_not_exists(${alias[a.attribute]}) OR size(${alias[a.attribute]}) <= :r${alias[a.attribute]?.slice(2)})`).join('');
+    const addValues = Object.fromEntries(
+      added.flatMap((a) => [
+        [`:${alias[a.attribute]?.slice(1)}`, new Set(a.members)],
+        [`:r${alias[a.attribute]?.slice(2)}`, MAX_SET_MEMBERS_INLINE - a.members.length],
+      ]),
+    );
     try {
       await this.gate.run(() =>
         this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: key,
-            UpdateExpression: `SET ${Object.keys(set).map((n) => `${alias[n]} = :${alias[n]?.slice(1)}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((n) => alias[n]).join(', ')}` : ''}`,
-            ConditionExpression: expectedRev === null ? 'attribute_not_exists(rev)' : 'rev = :expected',
+            UpdateExpression: `SET ${Object.keys(set).map((n) => `${alias[n]} = :${alias[n]?.slice(1)}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((n) => alias[n]).join(', ')}` : ''}${addClause}`,
+            ConditionExpression: `${expectedRev === null ? 'attribute_not_exists(rev)' : 'rev = :expected'}${roomCondition}`,
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: {
               ...Object.fromEntries(Object.entries(set).map(([n, v]) => [`:${alias[n]?.slice(1)}`, v])),
+              ...addValues,
               ...(expectedRev === null ? {} : { ':expected': expectedRev }),
             },
           }),
@@ -148,13 +162,18 @@ export class DynamoLineageModel extends DynamoLineageModelReader implements Line
 
   async addToDatasetSets(adds: readonly DatasetSetAdd[]): Promise<void> {
     this.noteDatasets(adds.map((a) => a.datasetId));
+    await Promise.all(this.mergedAdds(adds).map((add) => this.gate.run(() => this.addToSet(add))));
+  }
+
+  /** Additions joined per dataset and set. */
+  private mergedAdds(adds: readonly DatasetSetAdd[]): Array<DatasetSetAdd & { members: string[] }> {
     const merged = new Map<string, DatasetSetAdd & { members: string[] }>();
     for (const add of adds) {
       const key = `${add.datasetId}|${add.set}`;
       const known = merged.get(key);
       merged.set(key, { ...add, members: [...new Set([...(known?.members ?? []), ...add.members])] });
     }
-    await Promise.all([...merged.values()].map((add) => this.gate.run(() => this.addToSet(add))));
+    return [...merged.values()];
   }
 
   /** Adds to a set in its dataset item; past {@link MAX_SET_MEMBERS_INLINE}, to its shard items. */
@@ -231,8 +250,11 @@ export class DynamoLineageModel extends DynamoLineageModelReader implements Line
     return this.putIfRev({ ...this.namespaceKey(record.name), nm: record.name, ca: record.createdAt, ua: record.updatedAt }, expectedRev);
   }
 
-  async putJobListing(job: QualifiedName & { jobId: string }): Promise<void> {
-    await this.gate.run(() => this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: jobListingPk(this.scope, namespaceIdOf(job.namespace)), sk: listingSk(job.name, job.jobId) } })));
+  async putJobListings(jobs: readonly (QualifiedName & { jobId: string })[]): Promise<void> {
+    // Plain puts of key-only items: idempotent, so they need no condition and go 25 to a request.
+    const items = [...new Map(jobs.map((job) => ({ pk: jobListingPk(this.scope, namespaceIdOf(job.namespace)), sk: listingSk(job.name, job.jobId) }) as Item).map((i) => [itemKey(i), i])).values()];
+    const results = await batchPutAll(this.doc, this.tableName, itemKey, items, 4);
+    if (results.some((r) => !r.ok)) throw new Error('lineage model: some job listings were not written; retry later');
   }
 
   async putDatasetListing(dataset: QualifiedName & { datasetId: string; aliased: boolean }): Promise<void> {

@@ -36,7 +36,11 @@ export interface FeedConsumerDeps {
 
 /** Tuning of {@link SubscriberQueue}. */
 export interface FeedConsumerOptions {
-  /** Events per applied batch. @default 500 */
+  /**
+   * Most events per applied batch. A batch takes every due event up to this, so a model that fell
+   * behind applies larger batches (one write per job, dataset and namespace per batch, whatever the
+   * batch's events) and catches up (ADR 0050). @default 2000
+   */
   readonly batchSize?: number;
   /** Queued events per org past which the queue is dropped and the org caught up from the store. @default 20000 */
   readonly maxQueued?: number;
@@ -58,7 +62,10 @@ export interface FeedConsumerOptions {
    * none of the org's events until then, and then batches until none has waited that long. A burst shorter than this
    * runs at ingestion's full speed; a longer one pays for the model's work and the model trails it
    * by about this much. (Working a tenth of the time instead took batch ingestion from 69% of the raw
-   * store, with no consumer, to 53%, and let the model fall behind without bound above 100 events/s.) @default 10000
+   * store, with no consumer, to 53%, and let the model fall behind without bound above 100 events/s.)
+   * Sustained ingestion waits this long on every event, so it bounds the graph's lag from below:
+   * 10 s before ADR 0050, now 2 s, inside the 5 s an acknowledged event may take to be in the graph
+   * under sustained load. @default 2000
    */
   readonly busyMaxLagMs?: number;
   /**
@@ -113,13 +120,13 @@ export class SubscriberQueue {
     private readonly deps: FeedConsumerDeps,
     options: FeedConsumerOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? 500;
+    this.batchSize = options.batchSize ?? 2_000;
     this.maxQueued = options.maxQueued ?? 20_000;
     this.replayMarginMs = options.replayMarginMs ?? 30_000;
     this.watermarkEveryMs = options.watermarkEveryMs ?? 1_000;
     this.retryMs = options.retryMs ?? 1_000;
     this.busyEventsPerSecond = options.busyEventsPerSecond ?? 100;
-    this.busyMaxLagMs = options.busyMaxLagMs ?? 10_000;
+    this.busyMaxLagMs = options.busyMaxLagMs ?? 2_000;
     this.quietDelayMs = options.quietDelayMs ?? 200;
     this.now = deps.now ?? Date.now;
     this.label = `feed subscriber ${deps.subscriber.name}`;

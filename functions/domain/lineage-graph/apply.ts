@@ -112,9 +112,8 @@ async function mergeEvents(model: LineageModelWriter, events: readonly ModelEven
   const datasetCount = await mergeDatasetRecords(model, contributions, previousHeads, counters);
   await mergeNamespaces(model, contributions, counters);
   await mergeTags(model, unique);
-  await Promise.all(
-    [...jobTimes].filter(([jobId]) => !previousHeads.has(jobId)).map(([jobId, { job }]) => model.putJobListing({ ...job, jobId })),
-  );
+  const newJobs = [...jobTimes].filter(([jobId]) => !previousHeads.has(jobId)).map(([jobId, { job }]) => ({ ...job, jobId }));
+  if (newJobs.length > 0) await model.putJobListings(newJobs);
   await updateJobHeads(model, jobTimes, runChanges, counters);
   return { events: unique.length, runs: batchRuns.size, jobs: jobTimes.size, datasets: datasetCount, conflicts: counters.conflicts };
 }
@@ -199,8 +198,11 @@ interface DatasetBatch {
  * Merges the batch's dataset facts: lists new names in their namespace, adds jobs to the names'
  * writer and reader sets (skipping a job whose current version already had the name in that role:
  * it was added before that version became current), links column-lineage inputs and symlink
- * targets, then merges the records (compare-and-set). The links are added before the record that
- * calls for them is written, so a replay after a crash adds them again.
+ * targets, then merges the records (compare-and-set). A name's writer and reader additions go in
+ * the same write as its record when the batch changes the record (both or neither), else on their
+ * own; the job heads that would skip them are written last, so a replay after a crash adds them
+ * again. The links to other names are added before the record that calls for them is written, so
+ * a replay adds them again too.
  */
 /** An event with what it tells about each dataset it names. */
 interface Contributions {
@@ -229,15 +231,24 @@ async function mergeDatasetRecords(
 
   const already = (jobId: string, datasetId: string, role: 'inputs' | 'outputs'): boolean =>
     previousHeads.get(jobId)?.value[role].some((d) => d.id === datasetId) ?? false;
-  const setAdds: DatasetSetAdd[] = [];
+  // Writer and reader sets not yet added, by dataset: added in the same write as the dataset's
+  // record when the batch changes it (one request per dataset, not two), else on their own.
+  const unsentSetAdds = new Map<string, DatasetSetAdd[]>();
   for (const [datasetId, { record, writers, readers }] of batch) {
     const ref = { datasetId, namespace: record.namespace, name: record.name };
     const newWriters = [...writers].filter((j) => !already(j, datasetId, 'outputs'));
     const newReaders = [...readers].filter((j) => !already(j, datasetId, 'inputs'));
-    if (newWriters.length > 0) setAdds.push({ ...ref, set: 'writers', members: newWriters.sort() });
-    if (newReaders.length > 0) setAdds.push({ ...ref, set: 'readers', members: newReaders.sort() });
+    const adds: DatasetSetAdd[] = [];
+    if (newWriters.length > 0) adds.push({ ...ref, set: 'writers', members: newWriters.sort() });
+    if (newReaders.length > 0) adds.push({ ...ref, set: 'readers', members: newReaders.sort() });
+    if (adds.length > 0) unsentSetAdds.set(datasetId, adds);
   }
-  if (setAdds.length > 0) await model.addToDatasetSets(setAdds);
+  /** Takes a dataset's set additions not sent yet (each is sent once). */
+  const takeSetAdds = (datasetId: string): DatasetSetAdd[] => {
+    const adds = unsentSetAdds.get(datasetId) ?? [];
+    unsentSetAdds.delete(datasetId);
+    return adds;
+  };
 
   // What this call already added or listed: a retry after a conflict need not send it again.
   const done = new Set<string>();
@@ -248,34 +259,42 @@ async function mergeDatasetRecords(
       done.add(k);
       return true;
     });
+  // Set additions of records whose write lost its compare-and-set: sent on their own before the
+  // retry (folded again, they could keep failing on a full set's room condition).
+  let separateSetAdds: DatasetSetAdd[] = [];
   let pending = [...batch.keys()];
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt >= MAX_ATTEMPTS) throw new Error(`lineage model: datasets kept changing under ${MAX_ATTEMPTS} attempts`);
     const stored = await model.getDatasets(pending);
     const retry: string[] = [];
-    const links: DatasetSetAdd[] = [];
+    const links: DatasetSetAdd[] = separateSetAdds;
+    separateSetAdds = [];
     const listings: Array<Parameters<LineageModelWriter['putDatasetListing']>[0]> = [];
-    const writes: Array<{ id: string; after: DatasetRecord; rev: number | null }> = [];
+    const writes: Array<{ id: string; after: DatasetRecord; rev: number | null; setAdds: DatasetSetAdd[] }> = [];
     for (const id of pending) {
       const incoming = (batch.get(id) as DatasetBatch).record;
       const current = stored.get(id);
       const after = current ? mergeDatasets(current.value, incoming) : incoming;
-      if (current && sameRecord(current.value, after)) continue;
+      if (current && sameRecord(current.value, after)) {
+        links.push(...takeSetAdds(id));
+        continue;
+      }
       links.push(...newLinks(current?.value, after));
       const aliased = after.symlinkTargets.length > 0;
       if (!current || aliased !== current.value.symlinkTargets.length > 0) listings.push({ datasetId: id, namespace: after.namespace, name: after.name, aliased });
       for (const target of after.symlinkTargets.filter((t) => !current?.value.symlinkTargets.some((c) => sameName(c, t)))) {
         listings.push({ datasetId: datasetIdOf(target), ...target, aliased: false });
       }
-      writes.push({ id, after, rev: current?.rev ?? null });
+      writes.push({ id, after, rev: current?.rev ?? null, setAdds: takeSetAdds(id) });
     }
     const newAdds = once(links, (l) => `${l.datasetId}|${l.set}|${l.members.join(',')}`);
     const newListings = once(listings, (l) => `${l.datasetId}|${l.aliased}`);
     await Promise.all([newAdds.length > 0 ? model.addToDatasetSets(newAdds) : undefined, ...newListings.map((l) => model.putDatasetListing(l))]);
     await Promise.all(
-      writes.map(async ({ id, after, rev }) => {
-        if ((await model.putDataset(after, rev)) === null) {
+      writes.map(async ({ id, after, rev, setAdds }) => {
+        if ((await model.putDataset(after, rev, setAdds)) === null) {
           counters.conflicts++;
+          separateSetAdds.push(...setAdds);
           retry.push(id);
         }
       }),

@@ -121,7 +121,12 @@ export interface LineageModelWriter extends Pick<LineageModelReader, 'getRuns' |
   /** Writes a run if its revision is still `expectedRev` (`null`: it must not exist); the new revision, or `null` on a conflict. */
   putRun(run: RunRecord, expectedRev: number | null): Promise<number | null>;
   putJobHead(head: JobHeadRecord, expectedRev: number | null): Promise<number | null>;
-  putDataset(record: DatasetRecord, expectedRev: number | null): Promise<number | null>;
+  /**
+   * Writes a dataset name's record if its revision is still `expectedRev`, and adds `setAdds` (of
+   * this dataset's sets) in the same write: both or neither, so a batch that changes a record and
+   * its sets costs one request. On a conflict nothing is added.
+   */
+  putDataset(record: DatasetRecord, expectedRev: number | null, setAdds?: readonly DatasetSetAdd[]): Promise<number | null>;
   /** Adds members to grow-only sets (creating a link-only entry for a name never seen in an event). */
   addToDatasetSets(adds: readonly DatasetSetAdd[]): Promise<void>;
 
@@ -135,8 +140,8 @@ export interface LineageModelWriter extends Pick<LineageModelReader, 'getRuns' |
   getTags(names: readonly string[]): Promise<Set<string>>;
   /** Lists tag names (idempotent; the list only grows). */
   putTags(names: readonly string[]): Promise<void>;
-  /** Lists a job in its namespace (idempotent). */
-  putJobListing(job: QualifiedName & { readonly jobId: string }): Promise<void>;
+  /** Lists jobs in their namespaces (idempotent; batched: a batch of new jobs costs a request per 25). */
+  putJobListings(jobs: readonly (QualifiedName & { readonly jobId: string })[]): Promise<void>;
   /** Lists a dataset name in its namespace; `aliased` hides it (it resolves to another name). Idempotent; `aliased` only ever turns on. */
   putDatasetListing(dataset: QualifiedName & { readonly datasetId: string; readonly aliased: boolean }): Promise<void>;
 
