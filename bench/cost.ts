@@ -57,25 +57,27 @@ const BATCH_SIZE = 25;
 const STREAM_BATCH = 100;
 
 /**
- * AWS list prices, us-east-1, as of 2026-11-28 (USD). Where each comes from, and whether it was
- * checked against the pricing page for this table (docs/benchmarks.md#aws-bill-benchcostts says the same):
+ * AWS list prices, us-east-1, on-demand, as of 2026-11-28 (USD). Checked on 2026-11-28 against
+ * public summaries of the AWS pricing pages (third-party pages quoting them, and AWS's own
+ * DynamoDB developer guide for Streams); the AWS pricing pages themselves could not be opened from
+ * this machine. Re-check them before relying on a figure: https://aws.amazon.com/<service>/pricing/.
  */
 export const PRICES = {
-  /** DynamoDB on-demand, per write request unit (1 KB): $0.625 per million. aws.amazon.com/dynamodb/pricing/on-demand/ (checked). */
+  /** DynamoDB on-demand, per write request unit (1 KB; an index write is one per 1 KB of its entry): $0.625 per million (checked: the November 2024 reduction). */
   dynamoWriteUnit: 0.625 / 1e6,
-  /** DynamoDB on-demand, per read request unit (4 KB strongly consistent, 8 KB eventually): $0.125 per million. Same page (checked). */
+  /** DynamoDB on-demand, per read request unit (4 KB strongly consistent, twice that eventually consistent): $0.125 per million (checked). */
   dynamoReadUnit: 0.125 / 1e6,
-  /** DynamoDB Streams read by a Lambda trigger: free. aws.amazon.com/dynamodb/pricing/on-demand/ (checked). */
+  /** DynamoDB Streams read by a Lambda trigger: free (checked: the developer guide's "Evaluate your Streams usage"). */
   streamRead: 0,
-  /** Lambda on Arm (lib/service-function.ts: ARM_64), per GB-second: $0.0000133334. aws.amazon.com/lambda/pricing/ (checked). */
+  /** Lambda on Arm (lib/service-function.ts: ARM_64), per GB-second, first 7.5 billion a month: $0.0000133334 (checked). */
   lambdaGbSecond: 0.0000133334,
-  /** Lambda, per request: $0.20 per million. Same page (checked). */
+  /** Lambda, per invocation: $0.20 per million (checked). */
   lambdaRequest: 0.2 / 1e6,
-  /** API Gateway HTTP API, per request (first 300 million a month; metered per 512 KB): $1.00 per million. aws.amazon.com/api-gateway/pricing/ (checked). */
+  /** API Gateway HTTP API, per request (first 300 million a month; metered per 512 KB): $1.00 per million (checked). */
   httpApiRequest: 1.0 / 1e6,
-  /** SQS FIFO, per request (each 64 KB chunk of a payload is a request): $0.50 per million. aws.amazon.com/sqs/pricing/ (not checked here: from AWS's page as last read). */
+  /** SQS FIFO, per request (each 64 KB chunk of a payload is a request; receives and deletes too): $0.50 per million (checked). */
   sqsFifoRequest: 0.5 / 1e6,
-  /** S3 Standard PUT: $0.005 per thousand; GET: $0.0004 per thousand. aws.amazon.com/s3/pricing/ (not checked here). */
+  /** S3 Standard PUT $0.005 and GET $0.0004 per thousand (not checked; no S3 request in these phases: events move to S3 above 350 KB only). */
   s3Put: 0.005 / 1e3,
   s3Get: 0.0004 / 1e3,
 } as const;
@@ -169,12 +171,19 @@ const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'appl
 const doc = createDocumentClient(localDynamoClient(meter.endpoint));
 const lineageTable = localTableName(LINEAGE_TABLE);
 
-/** An SQS client for the fan-out that accepts every message and counts the requests SQS would bill (64 KB chunks). */
+/**
+ * An SQS client for the fan-out that accepts every message and counts the requests SQS would bill
+ * (64 KB chunks). Lambda's poller then receives and deletes each message: at least two more
+ * requests per message (one receive and one delete per batch of up to 10; counted as two per
+ * message, the most they can be while the queue is busy). An idle queue's long polls are a fixed
+ * monthly cost, not a cost per event (docs/benchmarks.md).
+ */
 let sqsRequests = 0;
+const POLLER_REQUESTS_PER_MESSAGE = 2;
 const countingSqs = {
   send: async (command: { input: { Entries?: { Id?: string; MessageBody?: string }[] } }) => {
     const bytes = (command.input.Entries ?? []).reduce((s, e) => s + Buffer.byteLength(e.MessageBody ?? ''), 0);
-    sqsRequests += Math.max(1, Math.ceil(bytes / 65_536));
+    sqsRequests += Math.max(1, Math.ceil(bytes / 65_536)) + POLLER_REQUESTS_PER_MESSAGE * (command.input.Entries ?? []).length;
     return { Successful: (command.input.Entries ?? []).map((e) => ({ Id: e.Id })), Failed: [] };
   },
 } as unknown as SQSClient;

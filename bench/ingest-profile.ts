@@ -13,7 +13,10 @@
  * - a large event's extra read (a consistent GetItem before its blob is written).
  *
  * Each variant writes new events; variants rotate from round to round and medians are printed.
- * Options (env): BENCH_ITEMS (events per variant and round, default 2000), BENCH_ROUNDS (4).
+ * Two store processes side by side, the same variants alternating between them: the local store as
+ * committed, and without its expression parse cache (`LAKELINE_STORE_PARSE_CACHE=off`, the store
+ * before issue 26), so the profile shows what the cache removed.
+ * Options (env): BENCH_ITEMS (events per variant, round and store, default 2000), BENCH_ROUNDS (4).
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -52,13 +55,23 @@ const BASE_ATTRIBUTES = new Set(['pk', 'doc', 'raw', 'rawGz']);
 const baseOnly = (item: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(item).filter(([name]) => BASE_ATTRIBUTES.has(name)));
 
 console.log(`ingest store profile — ${machine()}`);
-const home = tempHome('bench-ingest-profile');
-const dynamo = await startLocalDynamo(home);
-const client = localDynamoClient(dynamo.endpoint);
-const doc = createDocumentClient(client);
 const table = localTableName(EVENTS_TABLE);
-await ensureTables(client, [{ def: EVENTS_TABLE, name: table }]);
-const storePid = () => dynamo.pid() ?? -1;
+const startStore = async (name: string, env: Record<string, string>) => {
+  const home = tempHome('bench-ingest-profile');
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  const dynamo = await startLocalDynamo(home);
+  for (const key of Object.keys(env)) {
+    if (saved[key] === undefined) delete process.env[key];
+    else process.env[key] = saved[key];
+  }
+  const client = localDynamoClient(dynamo.endpoint);
+  await ensureTables(client, [{ def: EVENTS_TABLE, name: table }]);
+  return { name, home, dynamo, client, doc: createDocumentClient(client), pid: () => dynamo.pid() ?? -1 };
+};
+const stores = [await startStore('no parse cache (before)', { LAKELINE_STORE_PARSE_CACHE: 'off' }), await startStore('as committed', {})];
+/** The store the variants write to (set before each measurement). */
+let doc = (stores[0] as (typeof stores)[number]).doc;
 
 type Variant = (events: EventRecord[]) => Promise<number>;
 const put = (itemOf: (org: string, r: EventRecord) => Record<string, unknown>, conditional = false): Variant => async (events) => {
@@ -105,39 +118,51 @@ const variants: Record<string, Variant> = {
   'GetItem, consistent (large event exists check)': exists,
 };
 
-const cpu: Record<string, number[]> = {};
+const cpu: Record<string, Record<string, number[]>> = {};
 try {
   // Warm-up: JIT in both processes, sockets, LevelDB's first files.
-  await put((org, r) => encodeEvent(org, r, undefined, true).item)(records(500, 1));
+  for (const store of stores) {
+    doc = store.doc;
+    await put((org, r) => encodeEvent(org, r, undefined, true).item)(records(500, 1));
+  }
   const names = Object.keys(variants);
   for (let round = 0; round < ROUNDS; round++) {
-    const events = records(ITEMS * names.length, 100 + round);
+    const events = records(ITEMS * names.length * stores.length, 100 + round);
     for (let k = 0; k < names.length; k++) {
       const index = (round + k) % names.length;
       const name = names[index] as string;
-      await new Promise((r) => setTimeout(r, 1_000));
-      const before = processCpuSeconds(storePid()) ?? NaN;
-      const items = await (variants[name] as Variant)(events.slice(index * ITEMS, (index + 1) * ITEMS));
-      (cpu[name] ??= []).push((((processCpuSeconds(storePid()) ?? NaN) - before) * 1e6) / items);
+      for (const [j, store] of (round % 2 === 0 ? stores : [...stores].reverse()).entries()) {
+        doc = store.doc;
+        await new Promise((r) => setTimeout(r, 1_000));
+        const before = processCpuSeconds(store.pid()) ?? NaN;
+        const offset = (index * stores.length + j) * ITEMS;
+        const items = await (variants[name] as Variant)(events.slice(offset, offset + ITEMS));
+        ((cpu[name] ??= {})[store.name] ??= []).push((((processCpuSeconds(store.pid()) ?? NaN) - before) * 1e6) / items);
+      }
     }
     console.log(`round ${round + 1} of ${ROUNDS} done — ${machine()}`);
   }
   const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  const m = (name: string) => median(cpu[name] ?? []);
+  const m = (name: string, store: string) => median(cpu[name]?.[store] ?? []);
   console.log(`\nstore CPU per event (µs, median of ${ROUNDS} rounds of ${ITEMS} events; 1–50 KB events, compressed):`);
-  for (const name of names) console.log(`  ${name.padEnd(52)} ${m(name).toFixed(0).padStart(6)} µs`);
-  const [base, indexed, receipt, conditional, batchPlain, batchFeed, dupCheck, blobCheck] = names.map(m) as number[];
-  const batchEvent = (batchFeed as number) + (dupCheck as number);
-  console.log(`
-shares of the service's store work per event (differences of the lines above):
+  console.log(`  ${''.padEnd(52)} ${stores.map((st) => st.name.padStart(24)).join(' ')}`);
+  for (const name of names) console.log(`  ${name.padEnd(52)} ${stores.map((st) => `${m(name, st.name).toFixed(0)} µs`.padStart(24)).join(' ')}`);
+  for (const store of stores) {
+    const [base, indexed, receipt, conditional, batchPlain, batchFeed, dupCheck, blobCheck] = names.map((name) => m(name, store.name)) as number[];
+    const batchEvent = (batchFeed as number) + (dupCheck as number);
+    console.log(`
+shares of the service's store work per event, ${store.name} (differences of the lines above):
   single event (${(conditional as number).toFixed(0)} µs): base item ${pct(base as number, conditional as number)}, six listing indexes ${pct((indexed as number) - (base as number), conditional as number)}, receipt index ${pct((receipt as number) - (indexed as number), conditional as number)}, condition ${pct((conditional as number) - (receipt as number), conditional as number)}
   batched event (${batchEvent.toFixed(0)} µs): write without receipt index ${pct(batchPlain as number, batchEvent)}, receipt index ${pct((batchFeed as number) - (batchPlain as number), batchEvent)}, duplicate check ${pct(dupCheck as number, batchEvent)}
-  a large event's exists check: ${(blobCheck as number).toFixed(0)} µs (none in this mix: the largest event is 50 KB, bodies move to the object store above 350 KB)
-${machine()}`);
+  a large event's exists check: ${(blobCheck as number).toFixed(0)} µs (none in this mix: the largest event is 50 KB, bodies move to the object store above 350 KB)`);
+  }
+  console.log(machine());
 } finally {
-  client.destroy();
-  await dynamo.stop();
-  rmSync(home, { recursive: true, force: true });
+  for (const store of stores) {
+    store.client.destroy();
+    await store.dynamo.stop();
+    rmSync(store.home, { recursive: true, force: true });
+  }
 }
 
 function pct(part: number, whole: number): string {
