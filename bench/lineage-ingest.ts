@@ -11,7 +11,8 @@
  * Options (env): BENCH_SINGLE (single requests per round, default 1000), BENCH_BATCHES (batch
  * requests per round, default 300: phases of 7,500 events, long enough that LevelDB compactions average out), BENCH_ROUNDS (6: each phase order twice), BENCH_CONCURRENCY (single-event requests in
  * flight, default 16), BENCH_BATCH_CONCURRENCY (4), BENCH_RAW_ORG (`one`: raw items all in one org,
- * as the service's are; default a random org per item — measured the same).
+ * as the service's are; default a random org per item — measured the same), BENCH_MODEL_WAIT_SECONDS
+ * (how long to wait for the model after a service phase, default 120; past it the run goes on).
  *
  * Each phase starts once the store is idle, and the CPU each process used per item is printed:
  * on a 2-core machine the service and the store share the cores, so the ratios follow those costs.
@@ -42,6 +43,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 4);
 const BATCH_SIZE = 25;
 const MAX_SECONDS = 90;
+/** How long after a service phase the benchmark waits for the model to have applied its last event. */
+const MODEL_WAIT_SECONDS = Number(process.env.BENCH_MODEL_WAIT_SECONDS ?? 120);
 
 /** A process's command line ('' once it has gone). */
 const readCmdline = (pid: number): string => {
@@ -87,15 +90,20 @@ try {
   console.log(`events: 1–50 KB (mean ${(meanBytes / 1024).toFixed(1)} KB); per round ${SINGLE} single requests (${CONCURRENCY} in flight), ${BATCHES} batches of ${BATCH_SIZE} (${BATCH_CONCURRENCY} in flight); ${ROUNDS} rounds, phases alternating, medians reported\n`);
 
   const runIdOf = (text: string): string => (JSON.parse(text) as { run: { runId: string } }).run.runId;
-  /** Seconds from now until the run is in the lineage graph (the model has applied its event). */
+  /**
+   * Seconds from now until the run is in the lineage graph (the model has applied its event), or
+   * Infinity when it is not after MODEL_WAIT_SECONDS: on a loaded machine the model can trail a
+   * batch phase by minutes, and the ingest figures are still worth printing (the lag says so).
+   */
   const secondsUntilInGraph = async (runId: string): Promise<number> => {
     const started = performance.now();
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + MODEL_WAIT_SECONDS * 1_000;
     while (Date.now() < deadline) {
       if ((await client.request(`${stack.baseUrl}/api/v1/lineage-runs/${runId}`, 'GET', headers)).status === 200) return (performance.now() - started) / 1_000;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`run ${runId} was not in the lineage graph 120 s after its phase`);
+    console.log(`  run ${runId} was not in the lineage graph ${MODEL_WAIT_SECONDS} s after its phase; going on`);
+    return Number.POSITIVE_INFINITY;
   };
 
   // Warm-up: JIT of the handlers, ajv and the SDK in both processes, sockets, the authorizer's key
@@ -107,7 +115,7 @@ try {
     await doc.send(new PutCommand({ TableName: table, Item: encodeEvent(randomUUID(), warm.records[i] as EventRecord).item }));
     return 1;
   });
-  await secondsUntilInGraph(runIdOf(warm.texts.at(-1) as string));
+  if ((await secondsUntilInGraph(runIdOf(warm.texts.at(-1) as string))) === Number.POSITIVE_INFINITY) console.log('  (the warm-up was not applied either: round 1 carries some of it)');
 
   /** Raw PutItem of the given items, same concurrency as the single-event requests. */
   const rawPut = (items: Record<string, unknown>[]) =>
@@ -222,13 +230,13 @@ try {
   const rate = (f: RunFigures) => f.items / f.seconds;
   const pct = (a: string, b: string) => `${((100 * rate(median(a))) / rate(median(b))).toFixed(0)}%`;
   console.log(`
-ratios of medians (target ≥ 60%):
+ratios of medians (issue 26's target: ≥ 70% of the service's own items, single and batch):
   single-event ingest / raw PutItem (plain items)            ${pct('single', 'rawPut')}
   single-event ingest / raw PutItem (service's items)        ${pct('single', 'rawPutService')}
   batch ingest / raw BatchWriteItem items (plain items)      ${pct('batch', 'rawBatch')}
   batch ingest / raw BatchWriteItem items (service's items)  ${pct('batch', 'rawBatchService')}
 
-lineage model: a service phase's last event was in the graph ${[...modelLag].sort((a, b) => a - b).map((s) => s.toFixed(1)).join(', ')} s after the phase ended
+lineage model: a service phase's last event was in the graph ${[...modelLag].sort((a, b) => a - b).map((s) => (Number.isFinite(s) ? s.toFixed(1) : `> ${MODEL_WAIT_SECONDS}`)).join(', ')} s after the phase ended
 
 CPU per item, ms (this process = HTTP client or raw writer; all rounds):
 ${Object.entries(cpu)

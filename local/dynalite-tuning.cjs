@@ -1,6 +1,7 @@
-// Two costs dynalite pays per item that real DynamoDB does not, removed for the local store
-// process (docs/adr/0034-local-store-dynalite-tuning.md): reading a table's description per item,
-// and a checksum of every response computed byte by byte in JavaScript.
+// Three costs dynalite pays per item or request that real DynamoDB does not, removed for the local
+// store process (docs/adr/0034-local-store-dynalite-tuning.md, docs/adr/0051-ingestion-store-work-and-its-bill.md):
+// reading a table's description per item, a checksum of every response computed byte by byte in
+// JavaScript, and parsing the same expression text again on every request.
 //
 // 1. Table descriptions kept in memory instead of read from LevelDB per item.
 //
@@ -115,4 +116,56 @@ function nativeResponseChecksum(crc32) {
   crc32.unsigned = (buffer, previous) => (previous === undefined ? zlib.crc32(buffer) : zlib.crc32(buffer, Buffer.isBuffer(previous) ? previous.readUInt32BE(0) : previous));
 }
 
-module.exports = { cacheTableDescriptions, nativeResponseChecksum, TABLE_PREFIX };
+// 3. Expressions parsed once.
+//
+// dynalite parses every request's expressions with its PEG parsers: 75 µs for the single event's
+// `attribute_not_exists(pk)` on the development machine, 15% of the store's CPU for one event's
+// conditional PutItem (bench/ingest-profile.ts). The service sends the same few expression texts
+// again and again, so a parse is kept per parser, text and name map, and each request gets its own
+// copy of the result. Expressions with values (`:v`) are parsed every time: the values are part of
+// the result and differ per request. A cached parse repeats the parser's one side effect on the
+// request's context: the names it used are struck from the unused names (dynalite refuses a
+// request with an unused name).
+
+/** Most parses kept per parser; past it the cache starts again (the service uses a few dozen texts). */
+const MAX_CACHED_PARSES = 1_000;
+
+/**
+ * Wraps `parse` of dynalite's expression parser modules (condition, projection, update) with a
+ * cache of results by expression text and `ExpressionAttributeNames`, for expressions without values.
+ * @param {Array<{ parse: Function }>} parsers - the parser modules dynalite requires
+ * @returns {{ parses: () => number, hits: () => number }} counters, for the tests
+ */
+function cacheExpressionParses(parsers) {
+  let parses = 0;
+  let hits = 0;
+  for (const parser of parsers) {
+    if (parser.__lakelineParseCache) continue;
+    const parse = parser.parse;
+    const cache = new Map();
+    parser.parse = function (text, options, ...rest) {
+      const context = options && options.context;
+      const values = context && context.attrVals;
+      if (!context || (values && Object.keys(values).length > 0)) return parse.call(this, text, options, ...rest);
+      const key = `${text}\u0000${context.attrNames ? JSON.stringify(context.attrNames) : ''}`;
+      const cached = cache.get(key);
+      if (cached !== undefined) {
+        hits++;
+        for (const name of cached.used) delete context.unusedAttrNames[name];
+        return structuredClone(cached.result);
+      }
+      parses++;
+      const unusedBefore = Object.keys(context.unusedAttrNames || {});
+      // A syntax error throws: not kept, the next request parses (and throws) again.
+      const result = parse.call(this, text, options, ...rest);
+      const used = unusedBefore.filter((name) => !(name in context.unusedAttrNames));
+      if (cache.size >= MAX_CACHED_PARSES) cache.clear();
+      cache.set(key, { result: structuredClone(result), used });
+      return result;
+    };
+    parser.__lakelineParseCache = true;
+  }
+  return { parses: () => parses, hits: () => hits };
+}
+
+module.exports = { cacheTableDescriptions, nativeResponseChecksum, cacheExpressionParses, TABLE_PREFIX };

@@ -9,15 +9,19 @@ const path = require('node:path');
 // dynalite's own LevelDB and checksum packages, resolved from dynalite so the versions always match.
 const fromDynalite = (name) => require(require.resolve(name, { paths: [path.dirname(require.resolve('dynalite'))] }));
 const { Level } = fromDynalite('level');
-const { cacheTableDescriptions, nativeResponseChecksum } = require('./dynalite-tuning.cjs');
+const { cacheExpressionParses, cacheTableDescriptions, nativeResponseChecksum } = require('./dynalite-tuning.cjs');
 const { closeAbandonedIterators } = require('./dynalite-iterators.cjs');
 const { removeStrayIndexEntries } = require('./store-repair.cjs');
 
-// Before dynalite loads: two per-item costs real DynamoDB does not have (see dynalite-tuning.cjs).
+// Before dynalite loads: three costs real DynamoDB does not have (see dynalite-tuning.cjs).
 // LAKELINE_STORE_TUNING=off serves dynalite as it ships (bench/local-store.ts compares the two).
 if (process.env.LAKELINE_STORE_TUNING !== 'off') {
   cacheTableDescriptions(Level);
   nativeResponseChecksum(fromDynalite('buffer-crc32'));
+  // LAKELINE_STORE_PARSE_CACHE=off keeps the other two (bench/lineage-ingest.ts before and after).
+  if (process.env.LAKELINE_STORE_PARSE_CACHE !== 'off') {
+    cacheExpressionParses(['conditionParser', 'projectionParser', 'updateParser'].map((name) => require(path.join(path.dirname(require.resolve('dynalite')), 'db', name))));
+  }
 }
 // Every Query and Scan of dynalite leaves its LevelDB iterator open, and the store's memory grows
 // without bound under load (see dynalite-iterators.cjs); LAKELINE_STORE_ITERATOR_FIX=off keeps that

@@ -1,13 +1,16 @@
 /**
  * The local store's dynalite tuning (local/dynalite-tuning.cjs): table descriptions served from
  * memory, dropped on every write of their key, never shared between callers, never kept from a
- * read that raced a write; and the native response checksum equal to buffer-crc32's.
+ * read that raced a write; the native response checksum equal to buffer-crc32's; and expressions
+ * parsed once per text and name map, each request getting its own copy and its names marked used.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { cacheTableDescriptions, nativeResponseChecksum, TABLE_PREFIX } = require('../../../local/dynalite-tuning.cjs') as {
+const { cacheExpressionParses, cacheTableDescriptions, nativeResponseChecksum, TABLE_PREFIX } = require('../../../local/dynalite-tuning.cjs') as {
+  cacheExpressionParses: (parsers: { parse: (...args: never[]) => unknown }[]) => { parses: () => number; hits: () => number };
   cacheTableDescriptions: (Level: unknown) => { reads: () => number; hits: () => number };
   nativeResponseChecksum: (crc32: { unsigned: (b: Buffer | string) => number }) => void;
   TABLE_PREFIX: string;
@@ -143,5 +146,100 @@ describe('nativeResponseChecksum', () => {
     // Assess
     expect(patched.unsigned).not.toBe(original.unsigned);
     expect(inputs.map((input) => patched.unsigned(input))).toEqual(expected);
+  });
+});
+
+describe('cacheExpressionParses', () => {
+  const dynaliteDb = path.join(path.dirname(require.resolve('dynalite')), 'db');
+  /** A fresh copy of one of dynalite's parser modules (the cache wraps the module object it is given). */
+  const freshParser = (name: string): { parse: (text: string, options: { context: Record<string, unknown> }) => unknown } => {
+    const file = require.resolve(path.join(dynaliteDb, name));
+    const real = require(file) as { parse: (text: string, options: { context: Record<string, unknown> }) => unknown };
+    return { parse: real.parse };
+  };
+  const db = require(dynaliteDb) as { compare: unknown };
+  const contextOf = (names?: Record<string, string>, values?: Record<string, unknown>) => ({
+    attrNames: names,
+    attrVals: values,
+    unusedAttrNames: Object.fromEntries(Object.keys(names ?? {}).map((n) => [n, true])),
+    unusedAttrVals: Object.fromEntries(Object.keys(values ?? {}).map((n) => [n, true])),
+    isReserved: () => false,
+    compare: db.compare,
+  });
+
+  it('Should parse an expression once and give every request an equal, separate result', () => {
+    // Prepare
+    const cached = freshParser('conditionParser');
+    const counters = cacheExpressionParses([cached]);
+    const plain = freshParser('conditionParser');
+
+    // Act
+    const first = cached.parse('attribute_not_exists(pk)', { context: contextOf() });
+    const second = cached.parse('attribute_not_exists(pk)', { context: contextOf() });
+
+    // Assess
+    expect(second).toEqual(plain.parse('attribute_not_exists(pk)', { context: contextOf() }));
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(counters.parses()).toBe(1);
+    expect(counters.hits()).toBe(1);
+  });
+
+  it('Should strike the names a cached expression uses from the unused names, and keep the others', () => {
+    // Prepare
+    const cached = freshParser('projectionParser');
+    cacheExpressionParses([cached]);
+    cached.parse('#p0, #p1', { context: contextOf({ '#p0': 'pk', '#p1': 'doc' }) });
+    const context = contextOf({ '#p0': 'pk', '#p1': 'doc', '#other': 'raw' });
+    const repeat = contextOf({ '#p0': 'pk', '#p1': 'doc' });
+
+    // Act
+    cached.parse('#p0, #p1', { context: repeat });
+    cached.parse('#p0, #p1', { context });
+
+    // Assess
+    expect(Object.keys(repeat.unusedAttrNames)).toEqual([]);
+    expect(Object.keys(context.unusedAttrNames)).toEqual(['#other']);
+  });
+
+  it('Should parse again an expression whose names map to other attributes', () => {
+    // Prepare
+    const cached = freshParser('projectionParser');
+    const counters = cacheExpressionParses([cached]);
+    const plain = freshParser('projectionParser');
+
+    // Act
+    cached.parse('#p0', { context: contextOf({ '#p0': 'pk' }) });
+    const other = cached.parse('#p0', { context: contextOf({ '#p0': 'doc' }) });
+
+    // Assess
+    expect(other).toEqual(plain.parse('#p0', { context: contextOf({ '#p0': 'doc' }) }));
+    expect(counters.parses()).toBe(2);
+  });
+
+  it('Should parse every time an expression with values, whose result carries them', () => {
+    // Prepare
+    const cached = freshParser('updateParser');
+    const counters = cacheExpressionParses([cached]);
+
+    // Act
+    const a = cached.parse('SET #n = :v', { context: contextOf({ '#n': 'count' }, { ':v': { N: '1' } }) });
+    const b = cached.parse('SET #n = :v', { context: contextOf({ '#n': 'count' }, { ':v': { N: '2' } }) });
+
+    // Assess
+    expect(JSON.stringify(a)).toContain('"1"');
+    expect(JSON.stringify(b)).toContain('"2"');
+    expect(counters.parses()).toBe(0);
+    expect(counters.hits()).toBe(0);
+  });
+
+  it('Should throw a syntax error on every request, never keep it', () => {
+    // Prepare
+    const cached = freshParser('conditionParser');
+    cacheExpressionParses([cached]);
+
+    // Act / Assess
+    expect(() => cached.parse('attribute_not_exists(', { context: contextOf() })).toThrow();
+    expect(() => cached.parse('attribute_not_exists(', { context: contextOf() })).toThrow();
   });
 });
