@@ -26,6 +26,10 @@ new LakelineStack(app, STACK_NAME, {
   // Warm ECS Fargate tasks of the 8- and 16-vCPU polars sandboxes (the only ones that run scripts in
   // AWS): `cdk deploy -c polarsWarmTasks8=1 -c polarsWarmTasks16=0`. 0 (the default) builds nothing.
   polarsFargate: { warmTasks: { 8: warmTasks('polarsWarmTasks8'), 16: warmTasks('polarsWarmTasks16') } },
+  // Pre-initialized EMR Serverless workers (ADR 0059), so small Spark writes start at once while the
+  // application is started: `cdk deploy -c sparkWarmDrivers=1 -c sparkWarmExecutors=1`. 0 drivers
+  // (the default) keeps none; each kept spark.1.b worker costs while the application is started.
+  ...(warmTasks('sparkWarmDrivers') > 0 ? { spark: { preInitializedCapacity: { drivers: warmTasks('sparkWarmDrivers'), executors: warmTasks('sparkWarmExecutors') } } } : {}),
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 app.synth();

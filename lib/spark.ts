@@ -55,6 +55,22 @@ export interface SparkCapacity {
   readonly disk: string;
 }
 
+/**
+ * Workers EMR Serverless keeps initialized while the application is started (ADR 0059), so a job
+ * that fits them starts in seconds instead of waiting for workers. They cost while the
+ * application is started, jobs or not, until it auto-stops after `idleTimeoutMinutes`.
+ */
+export interface SparkPreInitializedCapacity {
+  /** Driver workers kept ready (one per job that should start at once). @default 1 */
+  readonly drivers?: number;
+  /** Executor workers kept ready. @default 1 (the contract's default `executor_numbers`) */
+  readonly executors?: number;
+  /** Each worker's vCPUs, as EMR writes them. @default '1 vCPU' (the default machine type, spark.1.b) */
+  readonly cpu?: string;
+  /** Each worker's memory. @default '4 GB' (spark.1.b) */
+  readonly memory?: string;
+}
+
 /** Properties of {@link LakelineSpark}. */
 export interface LakelineSparkProps {
   /** The API whose route functions submit and cancel runs. */
@@ -73,6 +89,11 @@ export interface LakelineSparkProps {
    * @default { cpu: '400 vCPU', memory: '3000 GB', disk: '20000 GB' }
    */
   readonly maximumCapacity?: SparkCapacity;
+  /**
+   * Workers kept initialized while the application is started: jobs of the default machine type
+   * then start without waiting for workers. @default none (every job waits for its workers)
+   */
+  readonly preInitializedCapacity?: SparkPreInitializedCapacity;
   /** Idle minutes before the application stops (and stops costing). @default 15 */
   readonly idleTimeoutMinutes?: number;
   /** Retention of the state-change function's log group. @default logs.RetentionDays.ONE_MONTH */
@@ -112,6 +133,7 @@ export class LakelineSpark extends Construct {
       autoStartConfiguration: { enabled: true },
       autoStopConfiguration: { enabled: true, idleTimeoutMinutes: idle },
       maximumCapacity: props.maximumCapacity ?? { cpu: '400 vCPU', memory: '3000 GB', disk: '20000 GB' },
+      ...(props.preInitializedCapacity ? { initialCapacity: this.initialCapacity(props.preInitializedCapacity) } : {}),
       // Jobs only: no EMR Studio or Livy endpoint into the application.
       interactiveConfiguration: { studioEnabled: false, livyEndpointEnabled: false },
     });
@@ -191,6 +213,21 @@ export class LakelineSpark extends Construct {
   }
 
   /** The role job runs assume: trusted by EMR Serverless for this account's applications only. */
+  /** EMR's `InitialCapacity` of the pre-initialized workers, checked. */
+  private initialCapacity(capacity: SparkPreInitializedCapacity): emrserverless.CfnApplication.InitialCapacityConfigKeyValuePairProperty[] {
+    const drivers = capacity.drivers ?? 1;
+    const executors = capacity.executors ?? 1;
+    for (const [name, count] of [['drivers', drivers], ['executors', executors]] as const) {
+      if (!Number.isInteger(count) || count < 0 || count > 100) throw new Error(`${this.node.path}: preInitializedCapacity.${name} must be 0..100, got ${count}`);
+    }
+    if (drivers < 1) throw new Error(`${this.node.path}: preInitializedCapacity.drivers must be at least 1: no job starts without a driver`);
+    const workerConfiguration = { cpu: capacity.cpu ?? '1 vCPU', memory: capacity.memory ?? '4 GB' };
+    return [
+      { key: 'DRIVER', value: { workerCount: drivers, workerConfiguration } },
+      ...(executors > 0 ? [{ key: 'EXECUTOR', value: { workerCount: executors, workerConfiguration } }] : []),
+    ];
+  }
+
   private createExecutionRole(bucketArn: string): iam.Role {
     const stack = Stack.of(this);
     const role = new iam.Role(this, 'ExecutionRole', {

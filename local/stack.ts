@@ -159,6 +159,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         await running.stop();
         // The bloom engine's Trino server, when a bloom statement started one.
         await (await import('#composition/index')).bloom().stop();
+        // The warm Spark driver, when a small write started one (per-run JVMs outlive the stack).
+        (await import('#adapters/local/warm-spark')).stopWarmDrivers();
         // The store is gone: scripts must not find a stale endpoint.
         writeLocalInfo(options.home, { baseUrl, apiKey, orgId });
       },

@@ -48,6 +48,7 @@ import {
   SPARK_JOB_PACKAGE_URI_ENV,
   SPARK_JOB_SCRIPT_URI_ENV,
   SPARK_MAX_CONCURRENT_ENV,
+  SPARK_WARM_MAX_INPUT_BYTES_ENV,
   SPARK_MAX_CORES_ENV,
   SPARK_MAX_MEMORY_MB_ENV,
   SPARK_RUNS_URI_ENV,
@@ -115,6 +116,8 @@ export interface LocalConfig extends CommonConfig {
     readonly maxCores?: number;
     readonly maxMemoryMb?: number;
     readonly maxConcurrent?: number;
+    /** Largest job input the warm driver runs (ADR 0059); 0: off. */
+    readonly warmMaxInputBytes?: number;
   };
   readonly polars: {
     readonly timeoutSeconds?: number;
@@ -322,6 +325,7 @@ const localConfig = (env: Env): LocalConfig => {
       maxCores: wholeNumber(env, SPARK_MAX_CORES_ENV, 1, 'cores'),
       maxMemoryMb: wholeNumber(env, SPARK_MAX_MEMORY_MB_ENV, 1, 'MB'),
       maxConcurrent: wholeNumber(env, SPARK_MAX_CONCURRENT_ENV, 1, 'runs'),
+      warmMaxInputBytes: wholeNumber(env, SPARK_WARM_MAX_INPUT_BYTES_ENV, 0, 'bytes'),
     }),
     polars: defined({
       timeoutSeconds: positiveDecimal(env, POLARS_TIMEOUT_ENV),

@@ -47,6 +47,8 @@ export const SPARK_MAX_CORES_ENV = 'LAKELINE_SPARK_MAX_CORES';
 export const SPARK_MAX_MEMORY_MB_ENV = 'LAKELINE_SPARK_MAX_MEMORY_MB';
 /** Local: most Spark runs with a JVM at once; more are QUEUED (default: what the memory holds at 2 GB each, at most one per core). */
 export const SPARK_MAX_CONCURRENT_ENV = 'LAKELINE_SPARK_MAX_CONCURRENT';
+/** Local: largest input (bytes) of a Spark job the warm driver runs (ADR 0059); `0` turns it off. */
+export const SPARK_WARM_MAX_INPUT_BYTES_ENV = 'LAKELINE_SPARK_WARM_MAX_INPUT_BYTES';
 /** AWS: the EMR Serverless application that runs Spark jobs. */
 export const EMR_APPLICATION_ID_ENV = 'LAKELINE_EMR_APPLICATION_ID';
 /** AWS: the execution role EMR Serverless job runs assume. */

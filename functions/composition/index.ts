@@ -111,7 +111,7 @@ export const bloomRunDeps = /* @__PURE__ */ lazily((): BloomRunDeps => bloomRunD
 /** Reading a run (a view over the run store, the bloom poller and the router's DuckDB; each built on first use). */
 export const readRunDeps = /* @__PURE__ */ lazily((): ReadRunDeps => readRunDepsOf({ platform, lake, spark, bloom }));
 /** The legacy warehouse query. */
-export const legacyQueryDeps = /* @__PURE__ */ lazily((): LegacyQueryDeps => legacyQueryDepsOf({ platform, lake }));
+export const legacyQueryDeps = /* @__PURE__ */ lazily((): LegacyQueryDeps => legacyQueryDepsOf({ config, platform, lake }));
 /** The routed query. */
 export const routedQueryDeps = /* @__PURE__ */ lazily((): RoutedQueryDeps => routedQueryDepsOf({ config, platform, lake, spark, polars, bloom }));
 /** The polars endpoint. */

@@ -5,8 +5,9 @@
  * reads it (reading a run builds no engine; aborting one lists no catalog).
  */
 import { randomUUID } from 'node:crypto';
-import { Authorizer } from '#domain/auth/authorize';
+import { Authorizer, KEY_CACHE_TTL_MS } from '#domain/auth/authorize';
 import { refreshBloomRun, submitBloomRun, type BloomRunDeps } from '#domain/bloom/runs';
+import { OrgReadCache } from '#domain/orgs/org-read-cache';
 import { polarsEngineOf } from '#domain/polars/routed-engine';
 import type { PolarsDeps } from '#domain/polars/run-polars';
 import type { LegacyQueryDeps } from '#domain/query/legacy-query';
@@ -43,6 +44,13 @@ export const authorizerOf = async (g: Pick<Groups, 'config' | 'platform'>): Prom
   return new Authorizer({ keys: g.platform().keys, orgs: g.platform().orgs, sessionSecret: await g.platform().sessionSecret(), ...(ttl === undefined ? {} : { keyCacheTtlMs: ttl }) });
 };
 
+/**
+ * The org store as the plan-only legacy DuckDB endpoint reads it: remembered per warm container
+ * for the authorizer's key time-to-live, the bound a key's revocation already has (ADR 0058).
+ * Endpoints that check a credit limit (polars, routed) and every write read the store itself.
+ */
+const planReaderOf = (g: Pick<Groups, 'config' | 'platform'>): OrgReadCache => new OrgReadCache(g.platform().orgs, g.config().authCacheTtlMs ?? KEY_CACHE_TTL_MS);
+
 /** The members every run use case reads, as builders (bloom runs add their engine to them). */
 const runMembers = (g: Pick<Groups, 'platform' | 'lake' | 'spark'>) => ({
   runs: () => g.spark().runs,
@@ -75,9 +83,9 @@ export const sparkHooksOf = (runDeps: () => RunDeps): SparkHooks => ({
 });
 
 /** The legacy warehouse query (DuckDB in the function, autosave into the lake). */
-export const legacyQueryDepsOf = (g: Pick<Groups, 'platform' | 'lake'>): LegacyQueryDeps =>
+export const legacyQueryDepsOf = (g: Pick<Groups, 'config' | 'platform' | 'lake'>): LegacyQueryDeps =>
   builtOnFirstUse<LegacyQueryDeps>({
-    orgs: () => g.platform().orgs,
+    orgs: () => planReaderOf(g),
     catalog: () => g.lake().catalog,
     storage: () => g.lake().storage,
     writer: () => g.lake().writer,

@@ -63,6 +63,26 @@ describe('the EMR Serverless application', () => {
     });
   });
 
+  it('Should keep no pre-initialized workers unless asked', () => {
+    expect(props(logicalIdOf(stack.spark.application)).InitialCapacity).toBeUndefined();
+  });
+
+  it('Should keep the asked pre-initialized driver and executor workers of the default machine type (spark.1.b), and still auto-stop', () => {
+    const { stack: warm, template: warmTemplate } = synthLakeline('spark-warm', { spark: { preInitializedCapacity: { drivers: 2, executors: 1 } } });
+    const application = propertiesOf(warmTemplate, logicalIdOf(warm.spark.application));
+    expect(application.InitialCapacity).toEqual([
+      { Key: 'DRIVER', Value: { WorkerCount: 2, WorkerConfiguration: { Cpu: '1 vCPU', Memory: '4 GB' } } },
+      { Key: 'EXECUTOR', Value: { WorkerCount: 1, WorkerConfiguration: { Cpu: '1 vCPU', Memory: '4 GB' } } },
+    ]);
+    expect(application.AutoStopConfiguration).toEqual({ Enabled: true, IdleTimeoutMinutes: 15 });
+  });
+
+  it('Should refuse pre-initialized capacity without a driver, or with a count that is not a whole number', () => {
+    const build = (capacity: object) => () => new LakelineStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Warm', { spark: { preInitializedCapacity: capacity } });
+    expect(build({ drivers: 0 })).toThrow(/drivers must be at least 1/);
+    expect(build({ drivers: 1, executors: 1.5 })).toThrow(/executors must be 0\.\.100/);
+  });
+
   it('Should refuse a release that is not EMR 7.x', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     expect(() => new LakelineStack(app, 'Old', { spark: { releaseLabel: 'emr-6.15.0' } })).toThrow(/EMR 7.x release/);

@@ -101,6 +101,26 @@ export const sparkSubmitArgs = (runId: string, compute: ComputeUsed, paths: Subm
 };
 
 /**
+ * The settings of the warm driver (`jobs/spark/warm_driver.py`, ADR 0059), as its `--conf`
+ * arguments: the same as a run's, with the master, heap and jars as settings, since PySpark starts
+ * that JVM itself.
+ */
+export const warmDriverArgs = (compute: ComputeUsed, paths: Omit<SubmitPaths, 'specFile'>): string[] => {
+  const submit = sparkSubmitArgs('warm', compute, { ...paths, specFile: '' });
+  const conf: Record<string, string> = {
+    'spark.master': submit[submit.indexOf('--master') + 1] as string,
+    'spark.driver.memory': submit[submit.indexOf('--driver-memory') + 1] as string,
+    'spark.jars': paths.jars.join(','),
+  };
+  submit.forEach((arg, i) => {
+    if (arg !== '--conf') return;
+    const [key, ...value] = (submit[i + 1] as string).split('=');
+    conf[key as string] = value.join('=');
+  });
+  return [paths.jobScript, ...Object.entries(conf).flatMap(([k, v]) => ['--conf', `${k}=${v}`])];
+};
+
+/**
  * The child's environment: only what Java, Spark and Python need. The service's own settings
  * (its session secret, store endpoints) never reach the process that runs user SQL.
  */

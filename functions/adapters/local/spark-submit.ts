@@ -9,6 +9,11 @@
  * At most `maxConcurrent` runs have a JVM at once, each within its share of the memory budget;
  * the others wait in a queue (their runs are QUEUED) and start, oldest first, as runs end. The
  * queue is the run store's QUEUED runs: a restarted stack queues them again (`reattach`).
+ *
+ * Small jobs (inputs up to `warmMaxInputBytes`) go to the warm driver instead (`warm-spark.ts`,
+ * ADR 0059): one long-lived JVM of bounded heap that runs them one at a time, each in a session of
+ * its own, so they do not wait for a JVM to start. While it has more jobs waiting than it takes,
+ * a small job takes the per-run path like a big one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +26,7 @@ import type { OutcomeListener, SparkEngine, SparkJob, SparkSubmission, StartList
 import type { ComputeUsed, EngineHandle, Run, RunOutcome } from '#domain/runs/run';
 import { isSameProcess, processStartTicks, signalGroup, stopGroup } from './spark-process.ts';
 import { localCompute, sparkSubmitArgs, sparkSubmitEnv, type SubmitPaths } from './spark-submit-args.ts';
+import { WarmSparkDriver, type WarmExit } from './warm-spark.ts';
 
 /**
  * How long a Spark commit waits for the SQLite catalog when another writer (the lake writer, another
@@ -53,7 +59,25 @@ export interface LocalSparkOptions {
   readonly log: (message: string, fields: Record<string, unknown>) => void;
   /** How often a re-attached run (not our child) is checked for its end. @default 1000 */
   readonly pollMs?: number;
+  /**
+   * Largest total input (bytes of the input tables' current snapshots) a job may have to run in the
+   * warm driver; 0 turns the warm driver off. @default {@link DEFAULT_WARM_MAX_INPUT_BYTES}
+   */
+  readonly warmMaxInputBytes?: number;
+  /** The warm driver's heap in MB. @default {@link DEFAULT_WARM_HEAP_MB} */
+  readonly warmHeapMb?: number;
+  /** How long the warm driver stays up without a job. @default 600000 */
+  readonly warmIdleMs?: number;
 }
+
+/**
+ * Small enough for the warm driver: 64 MiB of input Parquet (about a million narrow rows), which
+ * its heap reads without spilling; a write of 10,000 rows from tables this size takes a second there.
+ */
+export const DEFAULT_WARM_MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** The warm driver's heap: bounded, whatever the jobs are, and beside the per-run JVMs' budget. */
+export const DEFAULT_WARM_HEAP_MB = 1_536;
 
 /** Bytes of the driver log read to explain a run that ended without a result. */
 const LOG_TAIL_BYTES = 64 * 1024;
@@ -131,6 +155,8 @@ export class LocalSparkEngine implements SparkEngine {
   /** Runs whose process lives (started here, or watched after a restart). */
   private readonly active = new Set<string>();
   private readonly queue: Queued[] = [];
+  private readonly warm: WarmSparkDriver | undefined;
+  private readonly warmMaxInputBytes: number;
 
   constructor(private readonly options: LocalSparkOptions) {
     this.sparkHome = findSparkHome(options.pythonBin);
@@ -138,6 +164,29 @@ export class LocalSparkEngine implements SparkEngine {
     this.version = pysparkVersion(this.sparkHome);
     this.memoryBudgetMb = options.maxMemoryMb ?? Math.floor(totalmem() / (1024 * 1024) / 2);
     this.maxConcurrent = options.maxConcurrent ?? defaultConcurrency(availableParallelism(), this.memoryBudgetMb);
+    this.warmMaxInputBytes = options.warmMaxInputBytes ?? DEFAULT_WARM_MAX_INPUT_BYTES;
+    const heapMb = options.warmHeapMb ?? DEFAULT_WARM_HEAP_MB;
+    this.warm =
+      this.warmMaxInputBytes > 0
+        ? new WarmSparkDriver({
+            sparkHome: this.sparkHome,
+            pythonBin: options.pythonBin,
+            jars: this.jars,
+            driverScript: path.join(options.repoRoot, 'jobs', 'spark', 'warm_driver.py'),
+            directory: path.join(options.home, 'spark-warm'),
+            compute: localCompute(
+              { driver: { name: 'warm', vcpus: 1, memoryGb: heapMb / 1024 }, executor: { name: 'warm', vcpus: availableParallelism(), memoryGb: 0 }, executors: 1 },
+              { cores: availableParallelism(), memoryMb: Math.floor(totalmem() / (1024 * 1024)), maxMemoryMb: heapMb, ...(options.maxCores === undefined ? {} : { maxCores: options.maxCores }) },
+            ),
+            ...(options.warmIdleMs === undefined ? {} : { idleMs: options.warmIdleMs }),
+            log: options.log,
+          })
+        : undefined;
+  }
+
+  /** Stops the warm driver (the stack is stopping); per-run JVMs outlive the stack on purpose. */
+  close(): void {
+    this.warm?.stop();
   }
 
   size(request: SparkResourceRequest): ComputeUsed {
@@ -155,6 +204,10 @@ export class LocalSparkEngine implements SparkEngine {
     mkdirSync(path.join(runDir, 'tmp'), { recursive: true });
     const spec = jobSpecDocument(job, { type: 'jdbc', uri: `jdbc:sqlite:${this.options.catalogFile}?busy_timeout=${CATALOG_BUSY_TIMEOUT_MS}`, warehouseRoot: `file://${this.options.warehouse}` }, `file://${runDir}/result.json`);
     writeFileSync(path.join(runDir, 'job.json'), JSON.stringify(spec, null, 2), { mode: 0o600 });
+    if (this.warm && job.inputBytes !== undefined && job.inputBytes <= this.warmMaxInputBytes && this.warm.hasRoom()) {
+      this.warm.submit(job.runId, path.join(runDir, 'job.json'), (exit: WarmExit) => void this.report(job.runId, runDir, 'code' in exit ? `code ${exit.code}` : exit.lost));
+      return { handle: { platform: this.platform, runDir, warm: 1, startedAt: Date.now() }, started: true };
+    }
     if (this.active.size >= this.maxConcurrent) {
       this.queue.push({ runId: job.runId, compute: job.compute });
       return { handle: { platform: this.platform, runDir, queued: 1 }, started: false };
@@ -207,6 +260,10 @@ export class LocalSparkEngine implements SparkEngine {
   }
 
   async cancel(handle: EngineHandle): Promise<void> {
+    if (handle.warm !== undefined) {
+      this.warm?.cancel(path.basename(String(handle.runDir)));
+      return;
+    }
     if (handle.queued !== undefined) {
       // Not started yet: it leaves the queue (the run is ABORT already).
       const at = this.queue.findIndex((q) => this.runDir(q.runId) === handle.runDir);
@@ -227,6 +284,11 @@ export class LocalSparkEngine implements SparkEngine {
       return 'attached';
     }
     const handle = run.handle;
+    if (handle?.warm !== undefined) {
+      // The warm driver went with the stack that started it: the run ended with it, or before.
+      const runDir = typeof handle.runDir === 'string' ? handle.runDir : this.runDir(run.runId);
+      return outcomeFromResult(readIfExists(path.join(runDir, 'result.json'))) ?? { state: 'FAIL', error: 'the local stack stopped while this run was in its warm Spark driver; submit it again' };
+    }
     const pid = Number(handle?.pid);
     const runDir = typeof handle?.runDir === 'string' ? handle.runDir : this.runDir(run.runId);
     if (Number.isInteger(pid) && isSameProcess(pid, handle?.startTicks as string | undefined)) {

@@ -36,6 +36,8 @@ export interface SparkJob {
   readonly output: TableName;
   readonly mode: WriteMode;
   readonly compute: ComputeUsed;
+  /** Bytes of the inputs' current snapshots: a platform may run small jobs on warm capacity (ADR 0059). */
+  readonly inputBytes?: number;
 }
 
 /** What submitting a job did: where it lives, and whether its platform started it already. */

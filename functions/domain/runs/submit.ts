@@ -136,7 +136,8 @@ const startSparkRun = async (deps: RunDeps, { org, request, inputs }: PlannedSpa
 
   let submission: SparkSubmission;
   try {
-    submission = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute });
+    const inputBytes = inputs.reduce((sum, t) => sum + Number(t.description.size_bytes), 0);
+    submission = await deps.engine.submit({ runId: run.runId, orgId, sql: run.sql, output: request.output, mode: request.writeMode, compute, inputBytes });
   } catch (err) {
     throw await failToStart(deps, run, 'Spark', err);
   }

@@ -11,7 +11,7 @@ import { EmrRunObserver, parseStateChange } from '#adapters/aws/emr-serverless-e
 import { EmrServerlessEngine } from '#adapters/aws/emr-serverless';
 import { MAX_INLINE_POLICY_CHARS } from '#adapters/aws/emr-serverless-policy';
 import { emrCompute, heapMb } from '#adapters/aws/emr-serverless-sizing';
-import { localCompute, sparkSubmitArgs, sparkSubmitEnv } from '#adapters/local/spark-submit-args';
+import { localCompute, sparkSubmitArgs, sparkSubmitEnv, warmDriverArgs } from '#adapters/local/spark-submit-args';
 import { machineType, type SparkResourceRequest } from '#domain/core/machine-types';
 
 const req = (driver: string, executor: string, executors: number): SparkResourceRequest => ({ driver: machineType(driver)!, executor: machineType(executor)!, executors });
@@ -59,6 +59,29 @@ describe('local sizing', () => {
     expect(args).toContain('spark.local.dir=/h/runs/r1/tmp');
     expect(args).toContain('spark.ui.enabled=false');
     expect(env).toEqual({ PATH: '/bin', HOME: '/root', SPARK_HOME: '/venv/pyspark', PYSPARK_PYTHON: '/venv/bin/python', PYSPARK_DRIVER_PYTHON: '/venv/bin/python', SPARK_LOCAL_IP: '127.0.0.1', TMPDIR: '/h/runs/r1/tmp' });
+  });
+
+  it("Should start the warm driver with a run's settings as --conf arguments, its master, heap and jars among them, and no spec", () => {
+    // Prepare: the warm driver's bounded heap (ADR 0059).
+    const compute = localCompute(req('spark.1.b', 'spark.2.b', 1), { cores: 2, memoryMb: 24 * 1024, maxMemoryMb: 1536 });
+    const paths = { sparkHome: '/venv/pyspark', pythonBin: '/venv/bin/python', jars: ['/j/iceberg.jar', '/j/sqlite.jar'], jobScript: '/repo/jobs/spark/warm_driver.py', runDir: '/h/spark-warm' };
+
+    // Act
+    const args = warmDriverArgs(compute, paths);
+
+    // Assess
+    expect(args[0]).toBe('/repo/jobs/spark/warm_driver.py');
+    const conf = Object.fromEntries(args.slice(1).filter((_, i) => i % 2 === 1).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+    expect(args.slice(1).filter((_, i) => i % 2 === 0).every((flag) => flag === '--conf')).toBe(true);
+    expect(conf).toMatchObject({
+      'spark.master': 'local[2]',
+      'spark.driver.memory': '1536m',
+      'spark.jars': '/j/iceberg.jar,/j/sqlite.jar',
+      'spark.ui.enabled': 'false',
+      'spark.local.dir': '/h/spark-warm/tmp',
+      'spark.driver.extraJavaOptions': '-Djava.io.tmpdir=/h/spark-warm/tmp -Dderby.system.home=/h/spark-warm/tmp',
+    });
+    expect(args).not.toContain('--spec');
   });
 });
 

@@ -2,7 +2,8 @@
  * The lineage around a query run in its request (withRunLineage), shared by the routed endpoint's
  * interactive runs and the legacy endpoint: START then COMPLETE with the output, START then FAIL
  * with the message the caller sees (a domain error's, else `internal error`), and a sink that fails
- * never failing the run.
+ * never failing the run. START is written with the end for a run shorter than the START delay,
+ * on its own for a longer one, and both are stored before the answer (ADR 0058).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExecutionError, ValidationError } from '#domain/errors';
@@ -79,6 +80,48 @@ describe('withRunLineage', () => {
       'internal error',
       'duckdb failed: disk full',
     ]);
+  });
+
+  it('Should write START together with COMPLETE, after the run, when the run ends before the START delay', async () => {
+    // Prepare
+    let storedWhileRunning = -1;
+    // Act
+    await withRunLineage({ ...deps, startWriteAfterMs: 10_000 }, 'org-1', RUN, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      storedWhileRunning = sink.events.length;
+      return 'rows';
+    });
+    // Assess: nothing was written on the run's time; START keeps the time the run began.
+    expect(storedWhileRunning).toBe(0);
+    expect(types()).toEqual(['START', 'COMPLETE']);
+  });
+
+  it('Should write START while a run that outlasts the START delay is still running', async () => {
+    // Prepare
+    let storedWhileRunning: string[] = [];
+    // Act
+    await withRunLineage({ ...deps, startWriteAfterMs: 5 }, 'org-1', RUN, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      storedWhileRunning = types();
+      return 'rows';
+    });
+    // Assess
+    expect(storedWhileRunning).toEqual(['START']);
+    expect(types()).toEqual(['START', 'COMPLETE']);
+  });
+
+  it('Should not answer before both events are stored, however slow the store', async () => {
+    // Prepare: a store that takes 30 ms per event.
+    const slow: RunLineageDeps = {
+      ...deps,
+      lineage: { emit: (orgId, event) => new Promise((resolve) => setTimeout(() => resolve(sink.emit(orgId, event)), 30)) },
+    };
+    // Act
+    await withRunLineage(slow, 'org-1', RUN, async () => 'rows');
+    const failed = withRunLineage(slow, 'org-1', RUN, () => Promise.reject(new ValidationError('no such column')));
+    await expect(failed).rejects.toThrow('no such column');
+    // Assess
+    expect(types()).toEqual(['START', 'COMPLETE', 'START', 'FAIL']);
   });
 
   it('Should answer although no event can be recorded, and log each one', async () => {
