@@ -18,20 +18,23 @@ import { startStackProcess, tempHome, type StackProcess } from '../helpers/local
 import { lakelineJson } from '../helpers/cli.ts';
 import { airflowTaskEvent, dbtTestEvent, ownedDataset, sparkEvent, timedRun } from './alert-payloads.ts';
 
+/** A JSON answer, read loosely: each assertion names what it reads (the contract check has already checked it). */
+type Answer = { error?: string; settings?: Record<string, unknown> } & Record<string, unknown>;
+
 let stack: StackProcess;
 let clockFile: string;
 let full: string;
 let readOnly: string;
 let other: string;
 
-const call = async (token: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> => {
+const call = async (token: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: Answer }> => {
   const response = await fetch(`${stack.baseUrl}${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Answer };
 };
 
 const send = async (token: string, ...events: unknown[]): Promise<void> => {
@@ -282,7 +285,7 @@ describe('alert rules', () => {
     expect((await call(readOnly, 'DELETE', `/api/v1/alert-rules/${rule.ruleId}`)).status).toBe(403);
     const left = await call(full, 'DELETE', `/api/v1/alert-rules/${rule.ruleId}`);
     expect(AlertRules.parse(left.body).rules.map((r) => r.ruleId)).not.toContain(rule.ruleId);
-    expect((await call(other, 'GET', '/api/v1/alert-rules/default-odd-run')).body.settings.minHistory).toBe(5);
+    expect((await call(other, 'GET', '/api/v1/alert-rules/default-odd-run')).body.settings?.minHistory).toBe(5);
   });
 
   it('Should refuse a rule body that names no scope, a wrong setting or an unknown kind, with a 400 naming it', async () => {
