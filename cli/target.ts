@@ -17,6 +17,9 @@ import { DynamoEventFeed, DynamoStoredEventSource, ShardedReplayFeed } from '#ad
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
 import { feedSubscribers } from '#composition/subscribers';
+import { DynamoAlertStore, ruleStoreOf } from '#adapters/dynamodb/alert-store';
+import { FileAlertNotifier } from '#adapters/local/file-alert-notifier';
+import { fileClock } from '#adapters/clock';
 import type { FeedDirectory } from '#domain/feed/ports';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
@@ -29,7 +32,7 @@ import type { LakeWriter } from '#domain/lake/ports';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
 import { loadConfig, REPO_ROOT, tableName, type LocalConfig } from '#composition/config';
 import { DYNAMODB_ENDPOINT_ENV, HOME_ENV, PROFILE_ENV } from '#composition/env-names';
-import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE } from '#shared/table-definitions';
+import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import { startLocalDynamo, type LocalDynamo } from '#local/dynamo';
 import { readLocalInfo, sessionSecretFor } from '#local/home';
 import { STACK_NAME, STACK_OUTPUTS, tableOutputName } from '../lib/stack-outputs.ts';
@@ -86,7 +89,7 @@ const localConfig = (home: string, endpoint: string): LocalConfig =>
 /** Table names the way the local handlers compute them (same config code, same env overrides). */
 const localTableNames = (home: string, endpoint: string) => {
   const config = localConfig(home, endpoint);
-  return { orgs: tableName(config, ORGS_TABLE), keys: tableName(config, KEYS_TABLE), events: tableName(config, EVENTS_TABLE), lineage: tableName(config, LINEAGE_TABLE) };
+  return { orgs: tableName(config, ORGS_TABLE), keys: tableName(config, KEYS_TABLE), events: tableName(config, EVENTS_TABLE), lineage: tableName(config, LINEAGE_TABLE), alerts: tableName(config, ALERTS_TABLE) };
 };
 
 /** Opens the local profile's stores for a home directory. */
@@ -122,7 +125,17 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
       // The receipt index is the stored order locally, and its last entry the head.
       const events = new DynamoEventFeed(doc, names.events, () => new DirectoryBlobStore(path.join(home, 'blobs')));
       const model = new DynamoLineageModelStore(doc, names.lineage);
-      return { subscribers: feedSubscribers({ lineageModel: () => model }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
+      // Alert evaluation as the local stack wires it (`composition/local.ts`): its notices go to the same file.
+      const alertStore = new DynamoAlertStore(doc, names.alerts);
+      const alerts = () => ({
+        alerts: alertStore,
+        memory: alertStore,
+        rules: ruleStoreOf(alertStore),
+        notifier: new FileAlertNotifier(path.join(home, 'alert-notices.jsonl')),
+        clock: fileClock(config.alerts.clockFile),
+        lineage: model,
+      });
+      return { subscribers: feedSubscribers({ lineageModel: () => model, alerts }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
     },
     ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {

@@ -13,6 +13,7 @@ import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
 import { LakelineEventFeed, type LakelineEventFeedProps } from './event-feed.ts';
 import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
+import { LakelineAlerts } from './alerts.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
 import { SandboxNetwork, type SandboxNetworkProps } from './sandbox-network.ts';
@@ -64,6 +65,7 @@ export class LakelineStack extends Stack {
   public readonly console: LakelineConsole;
   public readonly eventFeed: LakelineEventFeed;
   public readonly lineageGraph: LakelineLineageGraph;
+  public readonly alerts: LakelineAlerts;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
@@ -71,6 +73,7 @@ export class LakelineStack extends Stack {
     this.api = new LakelineApi(this, 'Api', { ...props.api, data: this.data });
     this.eventFeed = new LakelineEventFeed(this, 'EventFeed', { ...props.eventFeed, data: this.data });
     this.lineageGraph = new LakelineLineageGraph(this, 'LineageGraph', { ...props.lineageGraph, data: this.data, feed: this.eventFeed });
+    this.alerts = new LakelineAlerts(this, 'Alerts', { data: this.data, feed: this.eventFeed, ...(props.lineageGraph?.logRetention ? { logRetention: props.lineageGraph.logRetention } : {}) });
     this.warehouse = new LakelineWarehouse(this, 'Warehouse', { ...props.warehouse, accessLogBucket: this.data.accessLogBucket });
     this.lake = new LakelineLake(this, 'Lake', {
       ...props.lake,

@@ -107,6 +107,27 @@ const startResultsExpiry = (): NodeJS.Timeout => {
   return timer;
 };
 
+/**
+ * Runs the late-table check (`functions/handlers/check-freshness.ts`) on a timer, as the AWS
+ * schedule does; one check at a time (a slow one is not overlapped by the next).
+ */
+const startFreshnessChecks = async (): Promise<NodeJS.Timeout> => {
+  const { config } = await import('#composition/index');
+  const current = config();
+  const everyMs = current.profile === 'local' ? current.alerts.freshnessCheckMs : 60_000;
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void import('#handlers/check-freshness')
+      .then(({ handler }) => handler())
+      .catch((error: unknown) => logger.warn('late-table check failed; the next run tries again', { error }))
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return timer;
+};
+
 /** Starts the local stack. The port is bound first, so a taken port fails before anything starts. */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
   const host = options.host ?? '127.0.0.1';
@@ -142,6 +163,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     if (!consoleFiles.built()) logger.warn('the console is not built: run `npm run build:web` to serve it at /');
     server.on('request', createGatewayListener(moduleHandlerLoader(), consoleFiles));
     const expiry = startResultsExpiry();
+    const freshness = await startFreshnessChecks();
     await seedLineage(options.home, baseUrl, apiKey);
     const running = dynamo;
     return {
@@ -151,6 +173,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       dynamodbEndpoint: running.endpoint,
       stop: async () => {
         clearInterval(expiry);
+        clearInterval(freshness);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -31,6 +31,8 @@ import { DuckDBManifestReader } from '#adapters/duckdb/manifest-reader';
 import { s3SecretStatements } from '#adapters/duckdb/s3-secret';
 import { awsDynamoClient, createDocumentClient } from '#adapters/dynamodb/clients';
 import { DynamoStoredEventSource, eventsOf, ShardedReplayFeed } from '#adapters/dynamodb/event-feed';
+import { DynamoAlertStore, ruleStoreOf } from '#adapters/dynamodb/alert-store';
+import { systemClock } from '#adapters/clock';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
@@ -40,7 +42,7 @@ import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
 import { logger } from '#shared/observability';
-import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { tableName, type AwsConfig } from './config.ts';
 import {
   BLOB_BUCKET_ENV,
@@ -62,7 +64,7 @@ import {
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
-import type { BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import type { AlertPorts, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
 const bound = (value: string | undefined, variable: string): string => {
@@ -119,7 +121,7 @@ export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts):
 export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(), tableName(config, LINEAGE_TABLE), sortKey);
   const subscribers = lazily(() =>
-    feedSubscribers({ lineageModel: () => groups.lineageGraph().model }, { onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }) }),
+    feedSubscribers({ lineageModel: () => groups.lineageGraph().model, alerts: () => ({ ...groups.alerts(), lineage: groups.lineageGraph().model }) }, { onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }) }),
   );
   const blobs = eventBlobs(config);
   return builtOnFirstUse<FeedPorts>({
@@ -138,6 +140,23 @@ export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
       const queues = Object.fromEntries(subscribers().flatMap((s) => (config.feedQueues[feedQueueEnv(s.name)] === undefined ? [] : [[s.name, config.feedQueues[feedQueueEnv(s.name)] as string]])));
       return { sqs: new SQSClient({}), queues, head: marks(feedMarkKeys.head) };
     },
+  });
+};
+
+/**
+ * Alerts on DynamoDB. The notifier writes each notice to the log until notifications (webhooks,
+ * Slack through SQS) take its place; the clock is the machine's.
+ */
+export const alerts = (config: AwsConfig): AlertPorts => {
+  const store = lazily(() => new DynamoAlertStore(documents(), tableName(config, ALERTS_TABLE)));
+  return builtOnFirstUse<AlertPorts>({
+    alerts: store,
+    memory: store,
+    rules: () => ruleStoreOf(store()),
+    notifier: () => ({
+      notify: async (notice) => logger.info('alert notice', { orgId: notice.orgId, alertId: notice.alertId, kind: notice.kind, transition: notice.transition, sequence: notice.sequence }),
+    }),
+    clock: () => systemClock,
   });
 };
 

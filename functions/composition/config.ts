@@ -13,6 +13,8 @@ import type { LogLevel } from '#shared/observability';
 import { ALL_TABLES, type TableDefinition } from '#shared/table-definitions';
 import {
   API_URL_ENV,
+  CLOCK_FILE_ENV,
+  FRESHNESS_CHECK_MS_ENV,
   AUTH_CACHE_TTL_ENV,
   AWS_ENDPOINT_URL_ENV,
   AWS_ENDPOINT_URL_S3_ENV,
@@ -130,6 +132,12 @@ export interface LocalConfig extends CommonConfig {
     readonly heapMb: number;
     /** Where to look for a JDK 24+ (an explicit home, then JAVA_HOME, then `/usr/lib/jvm`). */
     readonly javaSearch: { readonly LAKELINE_TRINO_JAVA_HOME?: string; readonly JAVA_HOME?: string };
+  };
+  readonly alerts: {
+    /** A file whose instant the alerts' clock reads (tests); unset: the machine's clock. */
+    readonly clockFile?: string;
+    /** Milliseconds between the local late-table checks. */
+    readonly freshnessCheckMs: number;
   };
 }
 
@@ -337,6 +345,7 @@ const localConfig = (env: Env): LocalConfig => {
       heapMb: wholeNumber(env, TRINO_HEAP_ENV, 1, 'MB') ?? 2048,
       javaSearch: defined({ LAKELINE_TRINO_JAVA_HOME: text(env, TRINO_JAVA_HOME_ENV), JAVA_HOME: text(env, 'JAVA_HOME') }),
     },
+    alerts: { ...defined({ clockFile: text(env, CLOCK_FILE_ENV) }), freshnessCheckMs: wholeNumber(env, FRESHNESS_CHECK_MS_ENV, 100, 'ms') ?? 60_000 },
   };
 };
 

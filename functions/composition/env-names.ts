@@ -140,3 +140,11 @@ export const POLARS_TASK_SANDBOX_UID_ENV = 'LAKELINE_SANDBOX_UID';
 export const feedQueueEnv = (subscriber: string): string => `LAKELINE_FEED_QUEUE_${subscriber.toUpperCase().replace(/-/g, '_')}`;
 /** The prefix of {@link feedQueueEnv}. */
 export const FEED_QUEUE_ENV_PREFIX = 'LAKELINE_FEED_QUEUE_';
+
+/**
+ * Local: a file holding an ISO 8601 instant that the alerts' clock reads as "now" (tests of a late
+ * table move it); unset, absent or unreadable: the machine's clock.
+ */
+export const CLOCK_FILE_ENV = 'LAKELINE_CLOCK_FILE';
+/** Local: milliseconds between the late-table checks of the local stack's timer (default 60 000). */
+export const FRESHNESS_CHECK_MS_ENV = 'LAKELINE_FRESHNESS_CHECK_MS';

@@ -22,7 +22,8 @@ import { httpLakelineApi } from '#adapters/http/lakeline-api';
 import type { LakelineApi } from '#shared/mcp/ports';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
-import type { AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
+import type { AlertDeps } from '#domain/alerts/deps';
+import type { AlertPorts, AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
 import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
 
 // Compile-time only: each profile's module exports a builder for every group.
@@ -78,10 +79,14 @@ export const lineageGraph = /* @__PURE__ */ lazily((): LineageGraphPorts =>
 /** The event feed and its subscribers (locally, the in-process feed that delivers to them). */
 export const feed = /* @__PURE__ */ lazily((): FeedPorts =>
   byProfile(
-    (c) => aws.feed(c, { platform, lineageGraph }),
-    (c) => local.feed(c, { platform, lineageGraph }),
+    (c) => aws.feed(c, { platform, lineageGraph, alerts }),
+    (c) => local.feed(c, { platform, lineageGraph, alerts }),
   )(),
 );
+/** Alerts: their store, rules, memory, notifier and clock. */
+export const alerts = /* @__PURE__ */ lazily((): AlertPorts => guardPorts(byProfile(aws.alerts, local.alerts)()));
+/** The alert use cases' ports (the lineage model gives blast radii). */
+export const alertDeps = /* @__PURE__ */ lazily((): AlertDeps => ({ ...alerts(), lineage: lineageGraph().model }));
 /** The Iceberg lake and DuckDB. */
 export const lake = /* @__PURE__ */ lazily((): LakePorts => guardPorts(byProfile(aws.lake, local.lake)()));
 /** The run store and the Spark engine (whose local runs report into the run use cases). */

@@ -14,6 +14,9 @@ import { TempDirectoryScratch } from '#adapters/duckdb/result-scratch';
 import { createDocumentClient, localDynamoClient } from '#adapters/dynamodb/clients';
 import { DynamoEventFeed, DynamoStoredEventSource, eventsOf } from '#adapters/dynamodb/event-feed';
 import { DynamoEventStore } from '#adapters/dynamodb/event-store';
+import { DynamoAlertStore, ruleStoreOf } from '#adapters/dynamodb/alert-store';
+import { FileAlertNotifier } from '#adapters/local/file-alert-notifier';
+import { fileClock } from '#adapters/clock';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
@@ -33,12 +36,12 @@ import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
 import { millisOfMark } from '#domain/feed/marks';
 import { logger } from '#shared/observability';
-import { EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
-import type { BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import type { AlertPorts, BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
 const perEndpoint = <T>(make: (endpoint: string) => T) => {
@@ -94,7 +97,7 @@ export const lineageGraph = (config: LocalConfig, _platform: () => PlatformPorts
 export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
   const events = lazily(() => new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config)));
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE), sortKey);
-  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model }));
+  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model, alerts: () => ({ ...groups.alerts(), lineage: groups.lineageGraph().model }) }));
   return builtOnFirstUse<FeedPorts>({
     directory: () => ({ subscribers: subscribers(), head: events(), applied: (name) => marks(feedMarkKeys.applied(name)), events: events() }),
     inProcess: () =>
@@ -114,6 +117,21 @@ export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
       ),
     byKeys: () => (keys) => eventsOf(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config), keys, true),
     fanOut: () => undefined,
+  });
+};
+
+/**
+ * Alerts on the local DynamoDB; each change appended to `<home>/alert-notices.jsonl` until
+ * notifications replace the notifier; the clock a file's instant when `LAKELINE_CLOCK_FILE` is set.
+ */
+export const alerts = (config: LocalConfig): AlertPorts => {
+  const store = lazily(() => new DynamoAlertStore(documents(config), tableName(config, ALERTS_TABLE)));
+  return builtOnFirstUse<AlertPorts>({
+    alerts: store,
+    memory: store,
+    rules: () => ruleStoreOf(store()),
+    notifier: () => new FileAlertNotifier(path.join(config.home, 'alert-notices.jsonl')),
+    clock: () => fileClock(config.alerts.clockFile),
   });
 };
 

@@ -12,6 +12,9 @@ import type { BlobStore, EventStore } from '#domain/lineage/ports';
 import type { FanOutDeps } from '#adapters/aws/feed-fanout';
 import type { InProcessFeed } from '#adapters/local/in-process-feed';
 import type { FeedDirectory, FeedEvent } from '#domain/feed/ports';
+import type { AlertDeps } from '#domain/alerts/deps';
+import type { AlertMemory, AlertRuleStore, AlertStore, Clock } from '#domain/alerts/ports';
+import type { AlertNotifier } from '#domain/notifications/ports';
 import type { LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
 import type { CatalogKind } from '#domain/lineage-capture/datasets';
 import type { LineageSink } from '#domain/lineage-capture/ports';
@@ -64,12 +67,31 @@ export interface FeedPorts {
 /** What the feed's subscribers are built on (the CLI gives the same from its own stores). */
 export interface SubscriberSources {
   readonly lineageModel: () => LineageModelStore;
+  /** Alert evaluation's ports; absent where alerts are not evaluated (the CLI's replays of the lineage model). */
+  readonly alerts?: () => AlertDeps;
+}
+
+/**
+ * Alerts (issue 27): their store, rules and memory, the notifier each change is handed to, and the
+ * clock of the late-table check.
+ */
+export interface AlertPorts {
+  readonly alerts: AlertStore;
+  readonly memory: AlertMemory;
+  readonly rules: AlertRuleStore;
+  /**
+   * Where each alert change goes. The seam notifications (`domain/notifications`) plugs into:
+   * locally a JSON-lines file in the home until then, in AWS the log.
+   */
+  readonly notifier: AlertNotifier;
+  readonly clock: Clock;
 }
 
 /** The groups the feed's subscribers are built from. */
 export interface FeedGroups {
   readonly platform: () => PlatformPorts;
   readonly lineageGraph: () => LineageGraphPorts;
+  readonly alerts: () => AlertPorts;
 }
 
 /** The Iceberg lake: catalog, table files, the lake writer and the in-process DuckDB. */
@@ -134,6 +156,7 @@ export interface Ports {
   readonly bloom: BloomPorts;
   readonly lineageGraph: LineageGraphPorts;
   readonly feed: FeedPorts;
+  readonly alerts: AlertPorts;
 }
 
 /**
@@ -148,6 +171,7 @@ export interface ProfileRoot<C> {
   bloom(config: C): BloomPorts;
   lineageGraph(config: C, platform: () => PlatformPorts): LineageGraphPorts;
   feed(config: C, groups: FeedGroups): FeedPorts;
+  alerts(config: C): AlertPorts;
 }
 
 /** The profile roots' shapes, checked at compile time only. */

@@ -1,12 +1,13 @@
 /**
  * @module subscribers
  * The event feed's subscribers (ADR 0045), one list for both profiles' roots and the CLI's
- * `feed replay`: each is a name and a handler of one org's batch of stored events. Alerts and the
- * lineage lake tables join here (in AWS each also gets a queue and a Lambda: `lib/event-feed.ts`).
+ * `feed replay`: each is a name and a handler of one org's batch of stored events (the lineage
+ * model, then alert evaluation). The lineage lake tables join here (in AWS each also gets a queue and a Lambda: `lib/event-feed.ts`).
  */
 import type { FeedSubscriber } from '#domain/feed/ports';
 import type { ApplySummary } from '#domain/lineage-graph/apply';
 import { lineageModelSubscriber } from '#domain/lineage-graph/feed-subscriber';
+import { alertsSubscriber } from '#domain/alerts/feed-subscriber';
 import type { SubscriberSources } from './ports.ts';
 
 /** How the profile observes its subscribers (the AWS consumer logs each batch's summary). */
@@ -15,4 +16,7 @@ export interface SubscriberHooks {
 }
 
 /** Every subscriber, in the order the in-process feed serves them. */
-export const feedSubscribers = (sources: SubscriberSources, hooks: SubscriberHooks = {}): FeedSubscriber[] => [lineageModelSubscriber(sources.lineageModel, hooks.onLineageApplied)];
+export const feedSubscribers = (sources: SubscriberSources, hooks: SubscriberHooks = {}): FeedSubscriber[] => [
+  lineageModelSubscriber(sources.lineageModel, hooks.onLineageApplied),
+  ...(sources.alerts ? [alertsSubscriber(sources.alerts)] : []),
+];

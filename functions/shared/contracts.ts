@@ -29,6 +29,8 @@ import type { SearchQuery as SearchRequest } from '#domain/lineage-graph/search'
 import type { JsonBody, JsonText } from './request.ts';
 import type { RouteDefinition, RouteId } from './routes.ts';
 import { Health } from './schemas/health.ts';
+import { Alert, AlertList, AlertRule, AlertRuleInput, AlertRules, AlertsQuery, parseAlertRuleInput, parseAlertsQuery } from './schemas/alerts.ts';
+import type { AlertListQuery, RuleInput } from '#domain/alerts/manage';
 import { ErrorBody, GatewayMessageBody, PolarsErrorBody, RoutedErrorBody, StatusBody } from './schemas/common.ts';
 import { BatchFailure, BatchResponse, EventsQuery, LINEAGE_UUID, LineageAccepted, MarquezEvents, MarquezEventsQuery, StoredLineageEvent } from './schemas/lineage.ts';
 import {
@@ -390,6 +392,94 @@ export const GetHealth: RouteContract<undefined, RawParams, z.infer<typeof Healt
   errors: [],
 };
 
+/** An alert's id in a path: when it opened, then a hash. */
+const ALERT_ID_PARAM = { alertId: z.string().regex(/^\d{8}T\d{6}Z-[0-9a-f]{16}$/).openapi({ description: 'an alert id', example: '20261128T010203Z-3f9a1c2b4d5e6f70' }) };
+/** A rule's id in a path. */
+const RULE_ID_PARAM = { ruleId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/).openapi({ description: 'a rule id', example: 'default-run-failed' }) };
+/** Rule bodies are small: a kind, a few patterns and settings. */
+const RULE_MAX_BYTES = 64 * 1024;
+
+/** `GET /api/v1/alerts`. */
+export const ListAlerts: RouteContract<undefined, AlertListQuery, z.infer<typeof AlertList>> = {
+  id: 'ListAlerts',
+  summary: "The organization's alerts, newest first (filters: state, kind, namespace, time range; paged by cursor)",
+  query: { schema: AlertsQuery, parse: parseAlertsQuery },
+  response: AlertList,
+  errors: [400],
+};
+
+/** `GET /api/v1/alerts/{alertId}`. */
+export const GetAlert: RouteContract<undefined, RawParams, z.infer<typeof Alert>> = {
+  id: 'GetAlert',
+  summary: 'An alert with its runs and its blast radius (the jobs and datasets downstream, with owners)',
+  params: ALERT_ID_PARAM,
+  response: Alert,
+  errors: [400, 404],
+};
+
+/** `POST /api/v1/alerts/{alertId}/acknowledge`. */
+export const PostAlertAcknowledge: RouteContract<undefined, RawParams, z.infer<typeof Alert>> = {
+  id: 'PostAlertAcknowledge',
+  summary: 'Acknowledge an alert (again: no change; a resolved alert: 409)',
+  params: ALERT_ID_PARAM,
+  response: Alert,
+  errors: [400, 403, 404, 409],
+};
+
+/** `POST /api/v1/alerts/{alertId}/resolve`. */
+export const PostAlertResolve: RouteContract<undefined, RawParams, z.infer<typeof Alert>> = {
+  id: 'PostAlertResolve',
+  summary: 'Resolve an alert (again: no change); the next signal opens a new one',
+  params: ALERT_ID_PARAM,
+  response: Alert,
+  errors: [400, 403, 404],
+};
+
+/** `GET /api/v1/alert-rules`. */
+export const ListAlertRules: RouteContract<undefined, RawParams, z.infer<typeof AlertRules>> = {
+  id: 'ListAlertRules',
+  summary: "The organization's alert rules: each kind's built-in rule, then its own",
+  response: AlertRules,
+  errors: [],
+};
+
+/** `POST /api/v1/alert-rules`. */
+export const PostAlertRule: RouteContract<RuleInput, RawParams, z.infer<typeof AlertRule>> = {
+  id: 'PostAlertRule',
+  summary: 'Add an alert rule scoped to namespaces, jobs or datasets by pattern',
+  body: { schema: AlertRuleInput, maxBytes: RULE_MAX_BYTES, read: 'json', parse: (body) => parseAlertRuleInput(body.value) },
+  response: AlertRule,
+  errors: [400, 403, 413],
+};
+
+/** `GET /api/v1/alert-rules/{ruleId}`. */
+export const GetAlertRule: RouteContract<undefined, RawParams, z.infer<typeof AlertRule>> = {
+  id: 'GetAlertRule',
+  summary: 'An alert rule',
+  params: RULE_ID_PARAM,
+  response: AlertRule,
+  errors: [400, 404],
+};
+
+/** `PUT /api/v1/alert-rules/{ruleId}`. */
+export const PutAlertRule: RouteContract<RuleInput, RawParams, z.infer<typeof AlertRule>> = {
+  id: 'PutAlertRule',
+  summary: 'Replace an alert rule (a built-in one: tune or turn off; its scope stays everything)',
+  params: RULE_ID_PARAM,
+  body: { schema: AlertRuleInput, maxBytes: RULE_MAX_BYTES, read: 'json', parse: (body) => parseAlertRuleInput(body.value) },
+  response: AlertRule,
+  errors: [400, 403, 404, 413],
+};
+
+/** `DELETE /api/v1/alert-rules/{ruleId}`. */
+export const DeleteAlertRule: RouteContract<undefined, RawParams, z.infer<typeof AlertRules>> = {
+  id: 'DeleteAlertRule',
+  summary: "Delete one of the organization's rules (a built-in one: 409, turn it off instead); answers the rules left",
+  params: RULE_ID_PARAM,
+  response: AlertRules,
+  errors: [400, 403, 404, 409],
+};
+
 /** Largest MCP message accepted: a tool call carries at most a query (100 000 characters) and a few names. */
 const MCP_MAX_BYTES = 1024 * 1024;
 
@@ -442,6 +532,15 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetLineageRun,
   SearchLineage,
   GetHealth,
+  ListAlerts,
+  GetAlert,
+  PostAlertAcknowledge,
+  PostAlertResolve,
+  ListAlertRules,
+  PostAlertRule,
+  GetAlertRule,
+  PutAlertRule,
+  DeleteAlertRule,
   PostMcp,
   GetOpenApi,
 };

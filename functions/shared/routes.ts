@@ -5,7 +5,7 @@
  * both read this table, so a route exists in both profiles or in neither. What each route accepts
  * and answers is its contract, under the same id (`contracts.ts`).
  */
-import { EVENTS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
+import { ALERTS_TABLE, EVENTS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
 
 /** How a route authenticates callers. */
 export type RouteAuth =
@@ -55,6 +55,15 @@ export type RouteId =
   | 'GetLineageRun'
   | 'SearchLineage'
   | 'GetHealth'
+  | 'ListAlerts'
+  | 'GetAlert'
+  | 'PostAlertAcknowledge'
+  | 'PostAlertResolve'
+  | 'ListAlertRules'
+  | 'PostAlertRule'
+  | 'GetAlertRule'
+  | 'PutAlertRule'
+  | 'DeleteAlertRule'
   | 'PostMcp'
   | 'GetOpenApi';
 
@@ -62,7 +71,7 @@ export type RouteId =
 export interface RouteDefinition {
   /** Stable id: CDK construct id and log name. */
   readonly id: RouteId;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** API Gateway path, with `{param}` placeholders. */
   readonly path: string;
   /** Module under `functions/handlers/` (without extension) exporting `handler`. */
@@ -138,6 +147,39 @@ function lineageGraphRoutes(): RouteDefinition[] {
     read('GetJobRun', '/api/v1/jobs/runs/{runId}', 'get-job-run'),
     read('GetLineageRun', '/api/v1/lineage-runs/{runId}', 'get-lineage-run'),
     read('SearchLineage', '/api/v1/search', 'search-lineage'),
+  ];
+}
+
+/**
+ * The alerts API (issue 27, ADR 0052): keys only, as the lineage graph's routes. An alert's answer
+ * carries its blast radius, read from the Lineage table; acknowledging, resolving and editing rules
+ * are writes (a read-only key may not).
+ */
+function alertRoutes(): RouteDefinition[] {
+  const alertsRead = { table: ALERTS_TABLE, access: 'RO' } as const;
+  const alertsWrite = { table: ALERTS_TABLE, access: 'RW' } as const;
+  const lineageRead = { table: LINEAGE_TABLE, access: 'RO' } as const;
+  const route = (id: RouteId, method: RouteDefinition['method'], path: string, handler: string, tables: RouteDefinition['tables'], writes: boolean): RouteDefinition => ({
+    id,
+    method,
+    path,
+    handler,
+    auth: 'key',
+    errorStyle: 'plain',
+    tables,
+    memoryMb: 512,
+    ...(writes ? { writes: 'always' as const } : {}),
+  });
+  return [
+    route('ListAlerts', 'GET', '/api/v1/alerts', 'list-alerts', [alertsRead], false),
+    route('GetAlert', 'GET', '/api/v1/alerts/{alertId}', 'get-alert', [alertsRead, lineageRead], false),
+    route('PostAlertAcknowledge', 'POST', '/api/v1/alerts/{alertId}/acknowledge', 'post-alert-acknowledge', [alertsWrite, lineageRead], true),
+    route('PostAlertResolve', 'POST', '/api/v1/alerts/{alertId}/resolve', 'post-alert-resolve', [alertsWrite, lineageRead], true),
+    route('ListAlertRules', 'GET', '/api/v1/alert-rules', 'list-alert-rules', [alertsRead], false),
+    route('PostAlertRule', 'POST', '/api/v1/alert-rules', 'post-alert-rule', [alertsWrite], true),
+    route('GetAlertRule', 'GET', '/api/v1/alert-rules/{ruleId}', 'get-alert-rule', [alertsRead], false),
+    route('PutAlertRule', 'PUT', '/api/v1/alert-rules/{ruleId}', 'put-alert-rule', [alertsWrite], true),
+    route('DeleteAlertRule', 'DELETE', '/api/v1/alert-rules/{ruleId}', 'delete-alert-rule', [alertsWrite], true),
   ];
 }
 
@@ -295,6 +337,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     lake: 'read',
   },
   ...lineageGraphRoutes(),
+  ...alertRoutes(),
   // The feed's marks live in the Lineage table; locally the head is the Events table's receipt index.
   { id: 'GetHealth', method: 'GET', path: '/api/v1/health', handler: 'get-health', auth: 'key', errorStyle: 'plain', tables: [{ table: LINEAGE_TABLE, access: 'RO' }, { table: EVENTS_TABLE, access: 'RO' }], memoryMb: 256 },
   {

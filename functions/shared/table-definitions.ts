@@ -163,8 +163,23 @@ export const LINEAGE_TABLE: TableDefinition = {
   envName: 'LAKELINE_LINEAGE_TABLE',
 };
 
+/**
+ * Alerts (issue 27, ADR 0052): an org's alerts, their open pointers and rules, and what alert
+ * evaluation remembers (events seen, run starts, job figures, dataset writes), each in a partition
+ * of its own per org (`adapters/dynamodb/alert-store.ts`).
+ */
+export const ALERTS_TABLE: TableDefinition = {
+  id: 'Alerts',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  indexes: [],
+  // Events seen and run starts are remembered for 30 days.
+  ttlAttribute: 'expiresAt',
+  envName: 'LAKELINE_ALERTS_TABLE',
+};
+
 /** Every table the service uses. */
-export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE, LINEAGE_TABLE];
+export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE, LINEAGE_TABLE, ALERTS_TABLE];
 
 /** Table access a function needs. */
 export type TableAccess = 'RO' | 'RW';

@@ -111,10 +111,10 @@ describe('the event feed fan-out on the emulated account', () => {
     expect(alerts.ids(orgB.orgId)).toEqual([]);
     expect(second.flatMap((d) => d.failed)).toHaveLength(1);
 
-    // Assess: the health answer per org (the model caught up in both; the second subscriber is not one of the deployment's subscribers).
+    // Assess: the health answer per org (the model caught up in both; alerts, now one of the deployment's subscribers, applied none of B's).
     const health = await orgB.call('GetHealth');
     expect(health.statusCode).toBe(200);
-    expect(health.body).toMatchObject({ status: 'ok', feed: { subscribers: [{ subscriber: 'lineage-model', lagMs: 0 }] } });
+    expect(health.body).toMatchObject({ status: 'lagging', feed: { subscribers: [{ subscriber: 'lineage-model', lagMs: 0 }, { subscriber: 'alerts', appliedUpTo: null, lagMs: null }] } });
     expect((await feed().directory.applied('alerts').read(orgB.orgId)) ?? null).toBeNull();
 
     // Act: the second subscriber recovers; its queue still holds B's message.

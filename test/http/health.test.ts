@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1/health` through the local gateway, on the shared stack (ADR 0045): an org's feed
- * subscribers and their lag — none stored yet, then the lineage model caught up with an event just
+ * subscribers (the lineage model and alerts) and their lag — none stored yet, then both caught up with an event just
  * posted; the answer read back by its schema; refused without a key.
  */
 import { describe, expect, inject, it } from 'vitest';
@@ -21,12 +21,15 @@ describe('GET /api/v1/health', () => {
     const empty = await health(token);
     // Assess
     expect(empty.status).toBe(200);
-    expect(Health.parse(empty.body)).toEqual({ keyScope: 'full', status: 'ok', feed: { newestStoredAt: null, subscribers: [{ subscriber: 'lineage-model', appliedUpTo: null, lagMs: 0 }] } });
+    expect(Health.parse(empty.body)).toEqual({ keyScope: 'full', status: 'ok', feed: { newestStoredAt: null, subscribers: [
+        { subscriber: 'lineage-model', appliedUpTo: null, lagMs: 0 },
+        { subscriber: 'alerts', appliedUpTo: null, lagMs: 0 },
+      ] } });
 
     // Act: one event; the model takes it in within moments (the feed's quiet delay).
     expect((await api.post(JSON.stringify(runEventJson({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: crypto.randomUUID(), job: 'health_job' })))).status).toBe(200);
     let answer = await health(token);
-    for (let tries = 0; tries < 50 && (answer.body as { feed: { subscribers: { lagMs: number | null }[] } }).feed.subscribers[0]?.lagMs !== 0; tries++) {
+    for (let tries = 0; tries < 50 && !(answer.body as { feed: { subscribers: { lagMs: number | null }[] } }).feed.subscribers.every((s) => s.lagMs === 0); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       answer = await health(token);
     }
@@ -34,7 +37,10 @@ describe('GET /api/v1/health', () => {
     const body = Health.parse(answer.body);
     expect(body.status).toBe('ok');
     expect(body.feed.newestStoredAt).not.toBeNull();
-    expect(body.feed.subscribers).toEqual([{ subscriber: 'lineage-model', appliedUpTo: body.feed.newestStoredAt, lagMs: 0 }]);
+    expect(body.feed.subscribers).toEqual([
+      { subscriber: 'lineage-model', appliedUpTo: body.feed.newestStoredAt, lagMs: 0 },
+      { subscriber: 'alerts', appliedUpTo: body.feed.newestStoredAt, lagMs: 0 },
+    ]);
   });
 
   it('Should refuse a caller without an API key', async () => {

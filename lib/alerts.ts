@@ -1,0 +1,72 @@
+/**
+ * @module alerts
+ * `LakelineAlerts` (issue 27, ADR 0052): alert evaluation as the event feed's `alerts` subscriber
+ * (a Lambda, `functions/handlers/alerts-consumer.ts`, reading its own feed queue), and the
+ * late-table check (`functions/handlers/check-freshness.ts`) run by EventBridge Scheduler every
+ * five minutes. Both write the Alerts table and read the Lineage table (blast radii); the API's
+ * alert routes get their grants from the route table.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ALERTS_SUBSCRIBER } from '#domain/alerts/feed-subscriber';
+import { ALERTS_TABLE, LINEAGE_TABLE, ORGS_TABLE } from '#shared/table-definitions';
+import type { LakelineData } from './data.ts';
+import type { LakelineEventFeed } from './event-feed.ts';
+import { ServiceFunction } from './service-function.ts';
+
+/** Properties of {@link LakelineAlerts}. */
+export interface LakelineAlertsProps {
+  readonly data: LakelineData;
+  readonly feed: LakelineEventFeed;
+  /** How often the late-table check runs. @default 5 minutes */
+  readonly freshnessEvery?: Duration;
+  readonly logRetention?: logs.RetentionDays;
+}
+
+/** Alert evaluation and the late-table check. */
+export class LakelineAlerts extends Construct {
+  public readonly consumer: ServiceFunction;
+  public readonly freshnessCheck: ServiceFunction;
+  /** Feed messages the evaluator could not apply after every receive. */
+  public readonly failureQueue: sqs.Queue;
+  public readonly schedule: scheduler.Schedule;
+
+  constructor(scope: Construct, id: string, props: LakelineAlertsProps) {
+    super(scope, id);
+    const retention = props.logRetention ? { logRetention: props.logRetention } : {};
+    this.consumer = new ServiceFunction(this, 'Consumer', {
+      handlerModule: 'alerts-consumer',
+      memorySize: 512,
+      timeout: Duration.seconds(120),
+      description: 'lakeline: evaluates new lineage events into alerts',
+      ...retention,
+    });
+    this.consumer
+      .bindTable(props.data.table(ALERTS_TABLE), 'RW')
+      // Its feed marks live in the Lineage table's META partitions; blast radii read the model.
+      .bindTable(props.data.table(LINEAGE_TABLE), 'RW')
+      .bindBucket(props.data.blobBucket, 'RO');
+    this.failureQueue = props.feed.addSubscriber(ALERTS_SUBSCRIBER, this.consumer).deadLetterQueue;
+
+    this.freshnessCheck = new ServiceFunction(this, 'FreshnessCheck', {
+      handlerModule: 'check-freshness',
+      memorySize: 512,
+      timeout: Duration.seconds(240),
+      description: 'lakeline: raises alerts for tables written later than their cadence',
+      ...retention,
+    });
+    this.freshnessCheck
+      .bindTable(props.data.table(ALERTS_TABLE), 'RW')
+      .bindTable(props.data.table(ORGS_TABLE), 'RO')
+      .bindTable(props.data.table(LINEAGE_TABLE), 'RO');
+    this.schedule = new scheduler.Schedule(this, 'FreshnessSchedule', {
+      schedule: scheduler.ScheduleExpression.rate(props.freshnessEvery ?? Duration.minutes(5)),
+      target: new targets.LambdaInvoke(this.freshnessCheck, { retryAttempts: 0 }),
+      description: 'lakeline: the late-table check',
+    });
+  }
+}
