@@ -138,3 +138,6 @@ export const POLARS_TASK_SANDBOX_UID_ENV = 'LAKELINE_SANDBOX_UID';
 export const feedQueueEnv = (subscriber: string): string => `LAKELINE_FEED_QUEUE_${subscriber.toUpperCase().replace(/-/g, '_')}`;
 /** The prefix of {@link feedQueueEnv}. */
 export const FEED_QUEUE_ENV_PREFIX = 'LAKELINE_FEED_QUEUE_';
+
+/** The alert notifications' SQS FIFO delivery queue (AWS; ADR 0054), for the functions that queue deliveries. */
+export const NOTIFICATIONS_QUEUE_URL_ENV = 'LAKELINE_NOTIFICATIONS_QUEUE_URL';

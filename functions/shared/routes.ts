@@ -5,7 +5,7 @@
  * both read this table, so a route exists in both profiles or in neither. What each route accepts
  * and answers is its contract, under the same id (`contracts.ts`).
  */
-import { EVENTS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
+import { EVENTS_TABLE, LINEAGE_TABLE, NOTIFICATIONS_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
 
 /** How a route authenticates callers. */
 export type RouteAuth =
@@ -56,13 +56,19 @@ export type RouteId =
   | 'SearchLineage'
   | 'GetHealth'
   | 'PostMcp'
-  | 'GetOpenApi';
+  | 'GetOpenApi'
+  | 'CreateWebhook'
+  | 'ListWebhooks'
+  | 'GetWebhook'
+  | 'DeleteWebhook'
+  | 'PostWebhookTest'
+  | 'ListWebhookDeliveries';
 
 /** One endpoint. */
 export interface RouteDefinition {
   /** Stable id: CDK construct id and log name. */
   readonly id: RouteId;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   /** API Gateway path, with `{param}` placeholders. */
   readonly path: string;
   /** Module under `functions/handlers/` (without extension) exporting `handler`. */
@@ -109,6 +115,11 @@ export interface RouteDefinition {
    * the API's base URL (`LAKELINE_API_URL`).
    */
   readonly callsApi?: boolean;
+  /**
+   * Whether the function queues alert deliveries (the test delivery; ADR 0054): in AWS it may send
+   * to the notifications' delivery queue and gets its URL (`lib/notifications.ts`).
+   */
+  readonly queuesDeliveries?: boolean;
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -138,6 +149,33 @@ function lineageGraphRoutes(): RouteDefinition[] {
     read('GetJobRun', '/api/v1/jobs/runs/{runId}', 'get-job-run'),
     read('GetLineageRun', '/api/v1/lineage-runs/{runId}', 'get-lineage-run'),
     read('SearchLineage', '/api/v1/search', 'search-lineage'),
+  ];
+}
+
+/**
+ * Alert notification destinations (issue 27, ADR 0054): keys only, as the graph's routes; a
+ * read-only key reads them but creates, deletes and tests none.
+ */
+function webhookRoutes(): RouteDefinition[] {
+  const route = (id: RouteId, method: RouteDefinition['method'], path: string, handler: string, writes: boolean): RouteDefinition => ({
+    id,
+    method,
+    path,
+    handler,
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [{ table: NOTIFICATIONS_TABLE, access: writes ? 'RW' : 'RO' }],
+    memoryMb: 256,
+    ...(writes ? { writes: 'always' as const } : {}),
+  });
+  const one = '/api/v1/webhooks/{id}';
+  return [
+    route('CreateWebhook', 'POST', '/api/v1/webhooks', 'create-webhook', true),
+    route('ListWebhooks', 'GET', '/api/v1/webhooks', 'list-webhooks', false),
+    route('GetWebhook', 'GET', one, 'get-webhook', false),
+    route('DeleteWebhook', 'DELETE', one, 'delete-webhook', true),
+    { ...route('PostWebhookTest', 'POST', `${one}/test`, 'post-webhook-test', true), queuesDeliveries: true },
+    route('ListWebhookDeliveries', 'GET', `${one}/deliveries`, 'list-webhook-deliveries', false),
   ];
 }
 
@@ -295,6 +333,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     lake: 'read',
   },
   ...lineageGraphRoutes(),
+  ...webhookRoutes(),
   // The feed's marks live in the Lineage table; locally the head is the Events table's receipt index.
   { id: 'GetHealth', method: 'GET', path: '/api/v1/health', handler: 'get-health', auth: 'key', errorStyle: 'plain', tables: [{ table: LINEAGE_TABLE, access: 'RO' }, { table: EVENTS_TABLE, access: 'RO' }], memoryMb: 256 },
   {
