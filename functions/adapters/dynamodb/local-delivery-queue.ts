@@ -9,7 +9,8 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryQueue, QueuedDelivery } from '#domain/notifications/deliveries';
 
-const QUEUE_PARTITION = 'QUEUE';
+/** The queue's partition in the Notifications table. */
+export const QUEUE_PARTITION = 'QUEUE';
 
 /** A queued item with when it is due. */
 export interface LocalQueueItem extends QueuedDelivery {
@@ -36,6 +37,8 @@ export class DynamoLocalDeliveryQueue implements DeliveryQueue {
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
+    /** The partition holding the items (a test's own queue takes another, beside a running stack's). */
+    private readonly partition: string = QUEUE_PARTITION,
   ) {}
 
   async enqueue(items: readonly QueuedDelivery[]): Promise<void> {
@@ -45,7 +48,7 @@ export class DynamoLocalDeliveryQueue implements DeliveryQueue {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { pk: QUEUE_PARTITION, sk: key, orgId: item.orgId, destinationId: item.destinationId, deliveryId: item.deliveryId, alertId: item.alertId, sequence: item.sequence, dueAt: this.now() },
+          Item: { pk: this.partition, sk: key, orgId: item.orgId, destinationId: item.destinationId, deliveryId: item.deliveryId, alertId: item.alertId, sequence: item.sequence, dueAt: this.now() },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       ).catch((err: unknown) => {
@@ -61,7 +64,7 @@ export class DynamoLocalDeliveryQueue implements DeliveryQueue {
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.doc.send(
-        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': QUEUE_PARTITION }, ExclusiveStartKey: start, ConsistentRead: true }),
+        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': this.partition }, ExclusiveStartKey: start, ConsistentRead: true }),
       );
       for (const item of out.Items ?? []) {
         const queued: QueuedDelivery = { orgId: item.orgId, destinationId: item.destinationId, deliveryId: item.deliveryId, alertId: item.alertId, sequence: item.sequence };
@@ -74,11 +77,11 @@ export class DynamoLocalDeliveryQueue implements DeliveryQueue {
 
   /** Puts an item back, due at `dueAt`. */
   async postpone(item: LocalQueueItem, dueAt: number): Promise<void> {
-    await this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: QUEUE_PARTITION, sk: item.key }, UpdateExpression: 'SET dueAt = :due', ExpressionAttributeValues: { ':due': dueAt } }));
+    await this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: this.partition, sk: item.key }, UpdateExpression: 'SET dueAt = :due', ExpressionAttributeValues: { ':due': dueAt } }));
   }
 
   /** Takes a done item off the queue. */
   async remove(item: LocalQueueItem): Promise<void> {
-    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: QUEUE_PARTITION, sk: item.key } }));
+    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: this.partition, sk: item.key } }));
   }
 }

@@ -44,7 +44,8 @@ export const createDestination = async (deps: Pick<DestinationDeps, 'store' | 'p
     createdAt: deps.now().toISOString(),
   };
   await deps.store.putDestination(destination);
-  return { ...destinationView(destination), secret: destination.secret };
+  // The creator sent the URL: this answer shows it whole (a Slack URL included), with the secret.
+  return { ...destinationView(destination), url: destination.url, secret: destination.secret };
 };
 
 /** Reads one of the org's destinations; 404 when the org has none by that id. */
