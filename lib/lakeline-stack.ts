@@ -12,6 +12,7 @@ import { LakelineConsole, type LakelineConsoleProps } from './console.ts';
 import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
 import { LakelineEventFeed, type LakelineEventFeedProps } from './event-feed.ts';
+import { LakelineNotifications, type LakelineNotificationsProps } from './notifications.ts';
 import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
 import { LakelineAlerts } from './alerts.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
@@ -47,6 +48,8 @@ export interface LakelineStackProps extends StackProps {
   readonly lineageGraph?: Omit<LakelineLineageGraphProps, 'data' | 'feed'>;
   /** Passed to {@link LakelineEventFeed} (everything but the data). @default - its defaults */
   readonly eventFeed?: Omit<LakelineEventFeedProps, 'data'>;
+  /** Passed to {@link LakelineNotifications} (everything but the data and the senders). @default - its defaults */
+  readonly notifications?: Omit<LakelineNotificationsProps, 'data' | 'senders'>;
   /** Passed to {@link LakelineConsole} (everything but the constructs it wires). @default - its defaults */
   readonly console?: Omit<LakelineConsoleProps, 'api' | 'accessLogBucket'>;
 }
@@ -66,6 +69,7 @@ export class LakelineStack extends Stack {
   public readonly eventFeed: LakelineEventFeed;
   public readonly lineageGraph: LakelineLineageGraph;
   public readonly alerts: LakelineAlerts;
+  public readonly notifications: LakelineNotifications;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
@@ -111,6 +115,11 @@ export class LakelineStack extends Stack {
       return fn ? [fn] : [];
     });
     this.bloom = new LakelineBloom(this, 'Bloom', { ...props.bloom, warehouse: this.warehouse, functions: bloomFunctions });
+    const deliverySenders = (props.api?.routes ?? ROUTES).filter((r) => r.queuesDeliveries).flatMap((r) => {
+      const fn = this.api.functions.get(r.id);
+      return fn ? [fn] : [];
+    });
+    this.notifications = new LakelineNotifications(this, 'Notifications', { ...props.notifications, data: this.data, senders: deliverySenders });
     this.console = new LakelineConsole(this, 'Console', { ...props.console, api: this.api, accessLogBucket: this.data.accessLogBucket });
   }
 }

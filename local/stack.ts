@@ -156,6 +156,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     // background; new ones come as they are stored.
     const eventFeed = (await import('#composition/index')).feed().inProcess;
     void eventFeed?.start();
+    // Alert deliveries: what a previous process left queued (a crash mid-delivery included) goes first.
+    const deliveries = (await import('#composition/index')).notifications().worker;
+    deliveries?.start();
     // LAKELINE_BLOOM=eager: the bloom engine's Trino server starts now rather than on first use.
     (await import('#composition/index')).bloom().warm();
     writeLocalInfo(options.home, { baseUrl, apiKey, orgId, dynamodbEndpoint: dynamo.endpoint, pid: process.pid });
@@ -179,6 +182,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
           server.closeAllConnections();
         });
         await eventFeed?.stop();
+        await deliveries?.stop();
         await running.stop();
         // The bloom engine's Trino server, when a bloom statement started one.
         await (await import('#composition/index')).bloom().stop();

@@ -40,9 +40,14 @@ import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store'
 import { recordCacheEntriesFor } from '#adapters/dynamodb/lineage-record-cache';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
+import { SqsDeliveryQueue } from '#adapters/aws/sqs-delivery-queue';
+import { DynamoNotificationStore } from '#adapters/dynamodb/notification-store';
+import { GuardedWebhookSender, systemResolver } from '#adapters/http/webhook-sender';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
+import type { AddressPolicy } from '#domain/notifications/address-policy';
+import { QueueingNotifier } from '#domain/notifications/notifier';
 import { logger } from '#shared/observability';
-import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, NOTIFICATIONS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { tableName, type AwsConfig } from './config.ts';
 import {
   BLOB_BUCKET_ENV,
@@ -52,6 +57,7 @@ import {
   EMR_RELEASE_LABEL_ENV,
   feedQueueEnv,
   LAKE_WRITER_FUNCTION_ENV,
+  NOTIFICATIONS_QUEUE_URL_ENV,
   POLARS_DATA_ROLE_ENV,
   POLARS_RESULTS_BUCKET_ENV,
   POLARS_RESULTS_PREFIX_ENV,
@@ -64,7 +70,7 @@ import {
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
-import type { AlertPorts, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import type { AlertPorts, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
 const bound = (value: string | undefined, variable: string): string => {
@@ -241,3 +247,25 @@ export const bloom = (config: AwsConfig): BloomPorts =>
     warm: () => () => undefined,
     stop: () => async () => undefined,
   });
+
+/** In AWS no destination may be a private, loopback, link-local or metadata address (ADR 0054). */
+const AWS_ADDRESS_POLICY: AddressPolicy = { allowLoopback: false };
+
+/**
+ * Alert notifications: destinations and the delivery log in the Notifications table; deliveries on
+ * the SQS FIFO queue, delivered by its Lambda (`handlers/deliver-notifications.ts`, ADR 0054).
+ */
+export const notifications = (config: AwsConfig): NotificationPorts => {
+  const store = lazily(() => new DynamoNotificationStore(documents(), tableName(config, NOTIFICATIONS_TABLE)));
+  const queue = lazily(() => new SqsDeliveryQueue(new SQSClient({}), bound(config.notifications.queueUrl, NOTIFICATIONS_QUEUE_URL_ENV)));
+  return builtOnFirstUse<NotificationPorts>({
+    store,
+    queue,
+    sender: () => new GuardedWebhookSender(AWS_ADDRESS_POLICY, systemResolver),
+    resolver: () => systemResolver,
+    policy: () => AWS_ADDRESS_POLICY,
+    notifier: () => new QueueingNotifier({ store: store(), queue: queue(), now: () => new Date() }),
+    worker: () => undefined,
+    postpone: () => (receiptHandle, seconds) => queue().postpone(receiptHandle, seconds),
+  });
+};

@@ -22,6 +22,7 @@ import {
   FEED_QUEUE_ENV_PREFIX,
   BLOOM_ENV,
   BLOOM_WORKGROUP_ENV,
+  NOTIFICATIONS_QUEUE_URL_ENV,
   DUCKDB_EXTENSION_DIR_ENV,
   DYNAMODB_ENDPOINT_ENV,
   EMR_APPLICATION_ID_ENV,
@@ -182,6 +183,10 @@ export interface AwsConfig extends CommonConfig {
     /** The Athena workgroup; unset: bloom is not configured for this function. */
     readonly workgroup?: string;
   };
+  readonly notifications: {
+    /** The SQS FIFO delivery queue; unset where the function queues no delivery. */
+    readonly queueUrl?: string;
+  };
 }
 
 /** The configuration of either profile; `profile` tells which. */
@@ -305,6 +310,7 @@ const awsConfig = (env: Env): AwsConfig => ({
     }),
   },
   bloom: defined({ workgroup: text(env, BLOOM_WORKGROUP_ENV) }),
+  notifications: defined({ queueUrl: text(env, NOTIFICATIONS_QUEUE_URL_ENV) }),
 });
 
 const bloomMode = (env: Env): LocalConfig['bloom']['mode'] => {

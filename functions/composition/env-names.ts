@@ -148,3 +148,5 @@ export const FEED_QUEUE_ENV_PREFIX = 'LAKELINE_FEED_QUEUE_';
 export const CLOCK_FILE_ENV = 'LAKELINE_CLOCK_FILE';
 /** Local: milliseconds between the late-table checks of the local stack's timer (default 60 000). */
 export const FRESHNESS_CHECK_MS_ENV = 'LAKELINE_FRESHNESS_CHECK_MS';
+/** The alert notifications' SQS FIFO delivery queue (AWS; ADR 0054), for the functions that queue deliveries. */
+export const NOTIFICATIONS_QUEUE_URL_ENV = 'LAKELINE_NOTIFICATIONS_QUEUE_URL';

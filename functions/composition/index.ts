@@ -23,7 +23,8 @@ import type { LakelineApi } from '#shared/mcp/ports';
 import { forgetBuilt, lazily, lazilyUntilFailed } from './lazy.ts';
 import * as local from './local.ts';
 import type { AlertDeps } from '#domain/alerts/deps';
-import type { AlertPorts, AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
+import type { AlertNotifier } from '#domain/notifications/ports';
+import type { AlertPorts, AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
 import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
 
 // Compile-time only: each profile's module exports a builder for every group.
@@ -102,6 +103,11 @@ export const spark = /* @__PURE__ */ lazily((): SparkPorts =>
 export const polars = /* @__PURE__ */ lazily((): PolarsPorts => guardPorts(byProfile(aws.polars, local.polars)()));
 /** bloom, the distributed SQL engine. */
 export const bloom = /* @__PURE__ */ lazily((): BloomPorts => guardPorts(byProfile(aws.bloom, local.bloom)()));
+
+/** Alert notifications: destinations, the delivery log, the durable queue, the sender (ADR 0054). */
+export const notifications = /* @__PURE__ */ lazily((): NotificationPorts => guardPorts(byProfile(aws.notifications, local.notifications)()));
+/** What the alerts side calls for every change of an alert: queues one delivery per destination of the org. */
+export const alertNotifier = (): AlertNotifier => notifications().notifier;
 
 // Every group's ports raise passing infrastructure failures as TransientError (a 503), see guardPorts.
 

@@ -22,6 +22,10 @@ import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-f
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
 import { DynamoRunStore } from '#adapters/dynamodb/run-store';
+import { DynamoLocalDeliveryQueue } from '#adapters/dynamodb/local-delivery-queue';
+import { DynamoNotificationStore } from '#adapters/dynamodb/notification-store';
+import { GuardedWebhookSender, systemResolver } from '#adapters/http/webhook-sender';
+import { LocalDeliveryWorker } from '#adapters/local/delivery-worker';
 import { FsLakeStorage } from '#adapters/local/fs-lake-storage';
 import { InProcessFeed, notifyingEventStore } from '#adapters/local/in-process-feed';
 import { BwrapPolarsPool } from '#adapters/local/polars-pool';
@@ -35,13 +39,16 @@ import { LocalTrinoServer, trinoInstalled } from '#adapters/trino/server';
 import { ServiceUnavailableError } from '#domain/errors';
 import { EventStoreLineageSink } from '#domain/lineage-capture/event-store-sink';
 import { millisOfMark } from '#domain/feed/marks';
+import type { AddressPolicy } from '#domain/notifications/address-policy';
+import { attemptDelivery } from '#domain/notifications/deliver';
+import { QueueingNotifier } from '#domain/notifications/notifier';
 import { logger } from '#shared/observability';
-import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
+import { ALERTS_TABLE, EVENTS_TABLE, KEYS_TABLE, LINEAGE_TABLE, NOTIFICATIONS_TABLE, ORGS_TABLE, RUNS_TABLE } from '#shared/table-definitions';
 import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.ts';
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
-import type { AlertPorts, BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
+import type { AlertPorts, BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
 const perEndpoint = <T>(make: (endpoint: string) => T) => {
@@ -237,5 +244,34 @@ export const bloom = (config: LocalConfig): BloomPorts => {
       server = undefined;
       await (await started?.catch(() => undefined))?.stop();
     },
+  });
+};
+
+/** The local profile lets destinations be loopback (how one tries webhooks on one machine), nothing else private. */
+const LOCAL_ADDRESS_POLICY: AddressPolicy = { allowLoopback: true };
+
+/**
+ * Alert notifications on the local DynamoDB: destinations, the delivery log and the durable queue
+ * in the Notifications table, delivered by a worker in this process (ADR 0054).
+ */
+export const notifications = (config: LocalConfig): NotificationPorts => {
+  const store = lazily(() => new DynamoNotificationStore(documents(config), tableName(config, NOTIFICATIONS_TABLE)));
+  const queue = lazily(() => new DynamoLocalDeliveryQueue(documents(config), tableName(config, NOTIFICATIONS_TABLE)));
+  const sender = lazily(() => new GuardedWebhookSender(LOCAL_ADDRESS_POLICY, systemResolver));
+  const now = () => new Date();
+  return builtOnFirstUse<NotificationPorts>({
+    store,
+    queue,
+    sender,
+    resolver: () => systemResolver,
+    policy: () => LOCAL_ADDRESS_POLICY,
+    notifier: () => new QueueingNotifier({ store: store(), queue: queue(), now }),
+    worker: () =>
+      new LocalDeliveryWorker({
+        queue: queue(),
+        attempt: (item) => attemptDelivery({ store: store(), sender: sender(), now }, item),
+        warn: (message, fields) => logger.warn(message, fields),
+      }),
+    postpone: () => undefined,
   });
 };

@@ -20,6 +20,9 @@ import type { CatalogKind } from '#domain/lineage-capture/datasets';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
 import type { PolarsSandbox } from '#domain/polars/ports';
+import type { AddressPolicy, HostResolver } from '#domain/notifications/address-policy';
+import type { DeliveryQueue, DeliverySender, NotificationStore } from '#domain/notifications/deliveries';
+import type { AlertNotifier } from '#domain/notifications/ports';
 import type { ManifestReader } from '#domain/routing/ports';
 import type { OutcomeListener, RunStateReports, RunStore, SparkEngine, StartListener } from '#domain/runs/ports';
 import type { AwsConfig, LocalConfig } from './config.ts';
@@ -147,6 +150,26 @@ export interface BloomPorts {
   stop(): Promise<void>;
 }
 
+/**
+ * Alert notifications (issue 27, ADR 0054): the destinations and the delivery log, the durable
+ * queue (the local DynamoDB locally, SQS FIFO in AWS), the SSRF-guarded sender, and the notifier
+ * the alerts side calls.
+ */
+export interface NotificationPorts {
+  readonly store: NotificationStore;
+  readonly queue: DeliveryQueue;
+  readonly sender: DeliverySender;
+  readonly resolver: HostResolver;
+  /** Loopback destinations in the local profile only. */
+  readonly policy: AddressPolicy;
+  /** What alerts call for every change of an alert (`domain/notifications/ports.ts`). */
+  readonly notifier: AlertNotifier;
+  /** The local delivery worker (the local stack starts and stops it); `undefined` in AWS (the queue's Lambda delivers). */
+  readonly worker: { start(): void; stop(): Promise<void> } | undefined;
+  /** AWS: hides a received message for its retry's backoff; `undefined` locally. */
+  readonly postpone: ((receiptHandle: string, seconds: number) => Promise<void>) | undefined;
+}
+
 /** Every port of the service. */
 export interface Ports {
   readonly platform: PlatformPorts;
@@ -157,6 +180,7 @@ export interface Ports {
   readonly lineageGraph: LineageGraphPorts;
   readonly feed: FeedPorts;
   readonly alerts: AlertPorts;
+  readonly notifications: NotificationPorts;
 }
 
 /**
@@ -172,6 +196,7 @@ export interface ProfileRoot<C> {
   lineageGraph(config: C, platform: () => PlatformPorts): LineageGraphPorts;
   feed(config: C, groups: FeedGroups): FeedPorts;
   alerts(config: C): AlertPorts;
+  notifications(config: C): NotificationPorts;
 }
 
 /** The profile roots' shapes, checked at compile time only. */

@@ -54,6 +54,9 @@ import {
   SearchQuery,
   SearchResults,
 } from './schemas/lineage-graph.ts';
+import { CreatedWebhook, CreateWebhookRequest, parseCreateWebhookRequest, parseWebhookPage, Webhook, WEBHOOK_ID_PARAM, WebhookDeliveries, WebhookDelivery, WebhookPageQuery, Webhooks } from './schemas/notifications.ts';
+import type { NewDestination } from '#domain/notifications/manage';
+import type { PageRequest } from '#domain/notifications/deliveries';
 import { McpRequestBody, McpResponseBody, parseMcpMessage } from './schemas/mcp.ts';
 import { OPENLINEAGE_EVENT_REF } from './schemas/openlineage-openapi.ts';
 import { parsePolarsRequest, type PolarsRequestBody } from './schemas/polars.ts';
@@ -502,6 +505,63 @@ export const GetOpenApi: RouteContract<undefined, RawParams, Record<string, unkn
   errors: [],
 };
 
+/** `POST /api/v1/webhooks`: the URL is checked (SSRF) after resolving its host; the secret is in this answer only. */
+export const CreateWebhook: RouteContract<NewDestination, RawParams, z.infer<typeof CreatedWebhook>> = {
+  id: 'CreateWebhook',
+  summary: 'Create a webhook (or Slack) destination for alert notices; answers its signing secret, once',
+  body: { schema: CreateWebhookRequest, maxBytes: 16 * 1024, read: 'json', parse: (body) => parseCreateWebhookRequest(body.value) },
+  response: CreatedWebhook,
+  errors: [400, 403, 413],
+};
+
+const webhookPage = { schema: WebhookPageQuery, parse: parseWebhookPage };
+
+/** `GET /api/v1/webhooks`. */
+export const ListWebhooks: RouteContract<undefined, PageRequest, z.infer<typeof Webhooks>> = {
+  id: 'ListWebhooks',
+  summary: "The org's webhook destinations (never their secrets)",
+  query: webhookPage,
+  response: Webhooks,
+  errors: [400],
+};
+
+/** `GET /api/v1/webhooks/{id}`. */
+export const GetWebhook: RouteContract<undefined, RawParams, z.infer<typeof Webhook>> = {
+  id: 'GetWebhook',
+  summary: 'A webhook destination (never its secret)',
+  params: WEBHOOK_ID_PARAM,
+  response: Webhook,
+  errors: [400, 404],
+};
+
+/** `DELETE /api/v1/webhooks/{id}`. */
+export const DeleteWebhook: RouteContract<undefined, RawParams, z.infer<typeof Webhook>> = {
+  id: 'DeleteWebhook',
+  summary: 'Delete a webhook destination; answers what was deleted',
+  params: WEBHOOK_ID_PARAM,
+  response: Webhook,
+  errors: [400, 403, 404],
+};
+
+/** `POST /api/v1/webhooks/{id}/test`. */
+export const PostWebhookTest: RouteContract<undefined, RawParams, z.infer<typeof WebhookDelivery>> = {
+  id: 'PostWebhookTest',
+  summary: 'Queue a test delivery to a webhook; answers its delivery log entry (PENDING)',
+  params: WEBHOOK_ID_PARAM,
+  response: WebhookDelivery,
+  errors: [400, 403, 404],
+};
+
+/** `GET /api/v1/webhooks/{id}/deliveries`. */
+export const ListWebhookDeliveries: RouteContract<undefined, PageRequest, z.infer<typeof WebhookDeliveries>> = {
+  id: 'ListWebhookDeliveries',
+  summary: "A webhook's delivery log, newest first: status, attempts, last error, timestamps",
+  query: webhookPage,
+  params: WEBHOOK_ID_PARAM,
+  response: WebhookDeliveries,
+  errors: [400, 404],
+};
+
 /** Every route's contract, by route id (a route without one fails to compile; each names its own id). */
 export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknown, unknown> } = {
   PostLineage,
@@ -543,6 +603,12 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   DeleteAlertRule,
   PostMcp,
   GetOpenApi,
+  CreateWebhook,
+  ListWebhooks,
+  GetWebhook,
+  DeleteWebhook,
+  PostWebhookTest,
+  ListWebhookDeliveries,
 };
 
 /**

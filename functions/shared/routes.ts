@@ -5,7 +5,7 @@
  * both read this table, so a route exists in both profiles or in neither. What each route accepts
  * and answers is its contract, under the same id (`contracts.ts`).
  */
-import { ALERTS_TABLE, EVENTS_TABLE, LINEAGE_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
+import { ALERTS_TABLE, EVENTS_TABLE, LINEAGE_TABLE, NOTIFICATIONS_TABLE, ORGS_TABLE, RUNS_TABLE, type TableAccess, type TableDefinition } from './table-definitions.ts';
 
 /** How a route authenticates callers. */
 export type RouteAuth =
@@ -65,7 +65,13 @@ export type RouteId =
   | 'PutAlertRule'
   | 'DeleteAlertRule'
   | 'PostMcp'
-  | 'GetOpenApi';
+  | 'GetOpenApi'
+  | 'CreateWebhook'
+  | 'ListWebhooks'
+  | 'GetWebhook'
+  | 'DeleteWebhook'
+  | 'PostWebhookTest'
+  | 'ListWebhookDeliveries';
 
 /** One endpoint. */
 export interface RouteDefinition {
@@ -118,6 +124,11 @@ export interface RouteDefinition {
    * the API's base URL (`LAKELINE_API_URL`).
    */
   readonly callsApi?: boolean;
+  /**
+   * Whether the function queues alert deliveries (the test delivery; ADR 0054): in AWS it may send
+   * to the notifications' delivery queue and gets its URL (`lib/notifications.ts`).
+   */
+  readonly queuesDeliveries?: boolean;
 }
 
 const orgsRead = { table: ORGS_TABLE, access: 'RO' } as const;
@@ -180,6 +191,33 @@ function alertRoutes(): RouteDefinition[] {
     route('GetAlertRule', 'GET', '/api/v1/alert-rules/{ruleId}', 'get-alert-rule', [alertsRead], false),
     route('PutAlertRule', 'PUT', '/api/v1/alert-rules/{ruleId}', 'put-alert-rule', [alertsWrite], true),
     route('DeleteAlertRule', 'DELETE', '/api/v1/alert-rules/{ruleId}', 'delete-alert-rule', [alertsWrite], true),
+  ];
+}
+
+/**
+ * Alert notification destinations (issue 27, ADR 0054): keys only, as the graph's routes; a
+ * read-only key reads them but creates, deletes and tests none.
+ */
+function webhookRoutes(): RouteDefinition[] {
+  const route = (id: RouteId, method: RouteDefinition['method'], path: string, handler: string, writes: boolean): RouteDefinition => ({
+    id,
+    method,
+    path,
+    handler,
+    auth: 'key',
+    errorStyle: 'plain',
+    tables: [{ table: NOTIFICATIONS_TABLE, access: writes ? 'RW' : 'RO' }],
+    memoryMb: 256,
+    ...(writes ? { writes: 'always' as const } : {}),
+  });
+  const one = '/api/v1/webhooks/{id}';
+  return [
+    route('CreateWebhook', 'POST', '/api/v1/webhooks', 'create-webhook', true),
+    route('ListWebhooks', 'GET', '/api/v1/webhooks', 'list-webhooks', false),
+    route('GetWebhook', 'GET', one, 'get-webhook', false),
+    route('DeleteWebhook', 'DELETE', one, 'delete-webhook', true),
+    { ...route('PostWebhookTest', 'POST', `${one}/test`, 'post-webhook-test', true), queuesDeliveries: true },
+    route('ListWebhookDeliveries', 'GET', `${one}/deliveries`, 'list-webhook-deliveries', false),
   ];
 }
 
@@ -338,6 +376,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   ...lineageGraphRoutes(),
   ...alertRoutes(),
+  ...webhookRoutes(),
   // The feed's marks live in the Lineage table; locally the head is the Events table's receipt index.
   { id: 'GetHealth', method: 'GET', path: '/api/v1/health', handler: 'get-health', auth: 'key', errorStyle: 'plain', tables: [{ table: LINEAGE_TABLE, access: 'RO' }, { table: EVENTS_TABLE, access: 'RO' }], memoryMb: 256 },
   {

@@ -178,8 +178,29 @@ export const ALERTS_TABLE: TableDefinition = {
   envName: 'LAKELINE_ALERTS_TABLE',
 };
 
+/**
+ * Alert notifications (issue 27, ADR 0054): each org's destinations (webhooks, Slack), the delivery
+ * log (one item per delivery, listed newest first through `byTime`) and, in the local profile
+ * only, the durable delivery queue (partition `QUEUE`; SQS is the queue in AWS). See
+ * `adapters/dynamodb/notification-store.ts` for the item types.
+ */
+export const NOTIFICATIONS_TABLE: TableDefinition = {
+  id: 'Notifications',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  indexes: [
+    {
+      indexName: 'byTime',
+      partitionKey: { name: 'gpk', type: 'S' },
+      sortKey: { name: 'gsk', type: 'S' },
+      projection: 'ALL',
+    },
+  ],
+  envName: 'LAKELINE_NOTIFICATIONS_TABLE',
+};
+
 /** Every table the service uses. */
-export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE, LINEAGE_TABLE, ALERTS_TABLE];
+export const ALL_TABLES: readonly TableDefinition[] = [ORGS_TABLE, KEYS_TABLE, EVENTS_TABLE, RUNS_TABLE, LINEAGE_TABLE, ALERTS_TABLE, NOTIFICATIONS_TABLE];
 
 /** Table access a function needs. */
 export type TableAccess = 'RO' | 'RW';
