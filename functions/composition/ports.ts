@@ -22,7 +22,6 @@ import type { KeyStore, OrgStore } from '#domain/orgs/ports';
 import type { PolarsSandbox } from '#domain/polars/ports';
 import type { AddressPolicy, HostResolver } from '#domain/notifications/address-policy';
 import type { DeliveryQueue, DeliverySender, NotificationStore } from '#domain/notifications/deliveries';
-import type { AlertNotifier } from '#domain/notifications/ports';
 import type { ManifestReader } from '#domain/routing/ports';
 import type { OutcomeListener, RunStateReports, RunStore, SparkEngine, StartListener } from '#domain/runs/ports';
 import type { AwsConfig, LocalConfig } from './config.ts';
