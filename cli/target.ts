@@ -17,6 +17,7 @@ import { DynamoEventFeed, DynamoStoredEventSource, ShardedReplayFeed } from '#ad
 import { DynamoLineageModelStore } from '#adapters/dynamodb/lineage-model-store';
 import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
 import { feedSubscribers } from '#composition/subscribers';
+import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
 import type { FeedDirectory } from '#domain/feed/ports';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
@@ -122,7 +123,8 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
       // The receipt index is the stored order locally, and its last entry the head.
       const events = new DynamoEventFeed(doc, names.events, () => new DirectoryBlobStore(path.join(home, 'blobs')));
       const model = new DynamoLineageModelStore(doc, names.lineage);
-      return { subscribers: feedSubscribers({ lineageModel: () => model }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
+      const lineageTables = () => new LakeWriterLineageTables(new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, home));
+      return { subscribers: feedSubscribers({ lineageModel: () => model, lineageTables }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
     },
     ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {

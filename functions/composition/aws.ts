@@ -62,6 +62,7 @@ import {
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
+import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
 import type { BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
@@ -119,7 +120,17 @@ export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts):
 export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(), tableName(config, LINEAGE_TABLE), sortKey);
   const subscribers = lazily(() =>
-    feedSubscribers({ lineageModel: () => groups.lineageGraph().model }, { onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }) }),
+    feedSubscribers(
+      {
+        lineageModel: () => groups.lineageGraph().model,
+        // Only where the lake writer is bound (the lineage tables' subscriber Lambda, the fan-out and the CLI read the list).
+        lineageTables: config.lake.lakeWriterFunction === undefined ? undefined : lazily(() => new LakeWriterLineageTables(new LambdaLakeWriter(lambda(), config.lake.lakeWriterFunction as string))),
+      },
+      {
+        onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }),
+        onLineageExported: (orgId, outcome) => logger.info('lineage tables exported', { orgId, ...outcome }),
+      },
+    ),
   );
   const blobs = eventBlobs(config);
   return builtOnFirstUse<FeedPorts>({

@@ -38,6 +38,7 @@ import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
+import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
 import type { BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
@@ -94,7 +95,8 @@ export const lineageGraph = (config: LocalConfig, _platform: () => PlatformPorts
 export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
   const events = lazily(() => new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config)));
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE), sortKey);
-  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model }));
+  const lineageTables = lazily(() => new LakeWriterLineageTables(new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home)));
+  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model, lineageTables }, { onLineageExported: (orgId, outcome) => logger.debug('lineage tables exported', { orgId, ...outcome }) }));
   return builtOnFirstUse<FeedPorts>({
     directory: () => ({ subscribers: subscribers(), head: events(), applied: (name) => marks(feedMarkKeys.applied(name)), events: events() }),
     inProcess: () =>

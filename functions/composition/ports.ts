@@ -13,6 +13,7 @@ import type { FanOutDeps } from '#adapters/aws/feed-fanout';
 import type { InProcessFeed } from '#adapters/local/in-process-feed';
 import type { FeedDirectory, FeedEvent } from '#domain/feed/ports';
 import type { LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
+import type { LineageTablesStore } from '#domain/lineage-tables/ports';
 import type { CatalogKind } from '#domain/lineage-capture/datasets';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
@@ -64,6 +65,8 @@ export interface FeedPorts {
 /** What the feed's subscribers are built on (the CLI gives the same from its own stores). */
 export interface SubscriberSources {
   readonly lineageModel: () => LineageModelStore;
+  /** The lineage lake tables (ADR 0056); absent where no lake writer is bound (their subscriber is then not listed). */
+  readonly lineageTables?: (() => LineageTablesStore) | undefined;
 }
 
 /** The groups the feed's subscribers are built from. */
