@@ -115,3 +115,39 @@ def test_drop_removes_both_tables_and_the_mark_starts_over():
     assert dropped["result"]["dropped"] == ["run_events", "runs"]
     assert mark["result"]["mark"] == ""
     assert not OrgLake(ORG_A).exists("lineage", "run_events")
+
+
+def test_a_writer_killed_at_any_moment_leaves_each_row_once_after_the_batches_are_delivered_again(home):
+    """kill -9 of the writer process at staggered moments of its commits, each batch delivered again
+    after the kill (as the feed does): every row ends up in run_events exactly once."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    batches = [[row(n, day=1 + n % 3, run_id=f"r{n % 7}", event_id=f"k{b}_{n}", mark=f"2026-03-01T11:{b:02d}:{n:02d}.000000+00:00#k{b}_{n}") for n in range(40)] for b in range(6)]
+    env = {**os.environ, "LAKELINE_PROFILE": "local", "LAKELINE_HOME": str(home)}
+    cwd = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def send(rows, kill_after):
+        request = json.dumps({"command": "lineage_export", "org_id": ORG_A, "rows": rows, "mark": max(r["mark"] for r in rows)})
+        child = subprocess.Popen([sys.executable, "-m", "lakewriter"], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        child.stdin.write(request.encode())
+        child.stdin.close()
+        if kill_after is not None:
+            time.sleep(kill_after)
+            child.send_signal(signal.SIGKILL)
+        child.wait()
+
+    started = time.monotonic()
+    send(batches[0], kill_after=None)
+    whole = time.monotonic() - started  # one full request on this machine now
+    for b, rows in enumerate(batches[1:]):
+        # From mid-way (pyiceberg loaded, files being written) to past the end (committed, answer lost).
+        send(rows, kill_after=whole * (0.6 + 0.12 * b))
+        send(rows, kill_after=None)  # the feed delivers the batch again
+
+    ids = run_events().scan().to_arrow().column("event_id").to_pylist()
+    assert len(ids) == len(set(ids)) == 240
