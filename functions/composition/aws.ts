@@ -166,6 +166,7 @@ export const lake = (config: AwsConfig): LakePorts =>
     catalog: () => new GlueCatalog(new GlueClient({})),
     storage: () => new S3LakeStorage(s3()),
     writer: () => new LambdaLakeWriter(lambda(), bound(config.lake.lakeWriterFunction, LAKE_WRITER_FUNCTION_ENV)),
+    lineageTables: () => new LakeWriterLineageTables(new LambdaLakeWriter(lambda(), bound(config.lake.lakeWriterFunction, LAKE_WRITER_FUNCTION_ENV))),
     hasWriter: () => config.lake.lakeWriterFunction !== undefined,
     duckdb: () => new DuckDBQueryEngine(duckdbOptions(config)),
     manifests: () => new DuckDBManifestReader(duckdbOptions(config)),

@@ -135,6 +135,7 @@ export const lake = (config: LocalConfig): LakePorts =>
     catalog: () => new SqliteCatalog(config.lake.catalogFile, config.lake.duckdbExtensionDir),
     storage: () => new FsLakeStorage(),
     writer: () => new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home),
+    lineageTables: () => new LakeWriterLineageTables(new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home)),
     hasWriter: () => true,
     duckdb: () => new DuckDBQueryEngine({ extensionDir: config.lake.duckdbExtensionDir }),
     manifests: () => new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir }),

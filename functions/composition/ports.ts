@@ -88,6 +88,8 @@ export interface LakePorts {
   readonly manifests: ManifestReader;
   /** Where autosave stages results; absent where the lake writer cannot read this function's files. */
   readonly scratch: ScratchSpace | undefined;
+  /** The lineage lake tables, through the lake writer (ADR 0056). */
+  readonly lineageTables: LineageTablesStore;
   /** How lineage names the catalog's datasets (`glue` or `jdbc`). */
   readonly catalogKind: CatalogKind;
 }

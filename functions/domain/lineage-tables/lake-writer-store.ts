@@ -5,7 +5,7 @@
  * subprocess locally, the Lambda in AWS.
  */
 import type { ProtocolLakeWriter } from '../lake/lake-writer-protocol.ts';
-import type { ExportOutcome, LineageTablesStore } from './ports.ts';
+import type { CompactionOutcome, ExportOutcome, LineageTablesStore } from './ports.ts';
 import type { RunEventRow } from './rows.ts';
 
 /** The lineage tables, written by the lake writer. */
@@ -19,6 +19,15 @@ export class LakeWriterLineageTables implements LineageTablesStore {
 
   async exportedMark(orgId: string): Promise<string> {
     return String((await this.writer.command('lineage_mark', { org_id: orgId })).mark ?? '');
+  }
+
+  async compact(orgId: string, snapshotAgeHours = 24): Promise<CompactionOutcome> {
+    const r = await this.writer.command('lineage_compact', { org_id: orgId, snapshot_age_hours: snapshotAgeHours });
+    return { days: Number(r.days), filesRewritten: Number(r.files_rewritten), runsRewritten: r.runs_rewritten === true, snapshotsExpired: Number(r.snapshots_expired) };
+  }
+
+  async expire(orgId: string, beforeDay: string): Promise<void> {
+    await this.writer.command('lineage_expire', { org_id: orgId, before: beforeDay });
   }
 
   async drop(orgId: string): Promise<readonly string[]> {

@@ -16,6 +16,14 @@ export interface ExportOutcome {
   readonly mark: string;
 }
 
+/** What one compaction did. */
+export interface CompactionOutcome {
+  readonly days: number;
+  readonly filesRewritten: number;
+  readonly runsRewritten: boolean;
+  readonly snapshotsExpired: number;
+}
+
 /** Port: an org's lineage tables. */
 export interface LineageTablesStore {
   /**
@@ -25,6 +33,10 @@ export interface LineageTablesStore {
   export(orgId: string, rows: readonly RunEventRow[], mark: string): Promise<ExportOutcome>;
   /** The mark `run_events` was exported up to (`''`: never). */
   exportedMark(orgId: string): Promise<string>;
+  /** Compacts run_events to a file per day and runs to few files, then expires snapshots older than `snapshotAgeHours`. */
+  compact(orgId: string, snapshotAgeHours?: number): Promise<CompactionOutcome>;
+  /** Deletes the rows of events before `beforeDay` (`YYYY-MM-DD`, whole day partitions) and the runs last seen before it. */
+  expire(orgId: string, beforeDay: string): Promise<void>;
   /** Drops and purges both tables (org deletion). */
   drop(orgId: string): Promise<readonly string[]>;
 }

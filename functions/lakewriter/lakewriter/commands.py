@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 from pyiceberg.exceptions import NotInstalledError
 
 from .catalogs import OrgLake, s3_endpoint_of
-from .lineage_tables import NAMESPACE as LINEAGE_NAMESPACE, lineage_drop, lineage_export, lineage_mark
+from .lineage_tables import NAMESPACE as LINEAGE_NAMESPACE, lineage_compact, lineage_drop, lineage_expire, lineage_export, lineage_mark
 
 TPCH_TABLES = ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")
 
@@ -158,6 +158,8 @@ COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "lineage_export": lineage_export,
     "lineage_mark": lineage_mark,
     "lineage_drop": lineage_drop,
+    "lineage_compact": lineage_compact,
+    "lineage_expire": lineage_expire,
 }
 
 

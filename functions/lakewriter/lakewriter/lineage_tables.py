@@ -51,6 +51,10 @@ RUN_EVENTS = "run_events"
 RUNS = "runs"
 #: Snapshot summary property: the highest feed mark whose event is in ``run_events``.
 MARK_PROPERTY = "lakeline.lineage-export-mark"
+class CommandError(ValueError):
+    """A request the caller got wrong (the commands module answers it as ``invalid``)."""
+
+
 #: Commit attempts against concurrent writers before the batch fails (and is delivered again).
 COMMIT_ATTEMPTS = 5
 
@@ -311,7 +315,7 @@ def lineage_export(request: dict[str, Any]) -> dict[str, Any]:
     rows = request.get("rows")
     mark = request.get("mark")
     if not isinstance(rows, list) or not isinstance(mark, str) or not mark:
-        raise ValueError("rows and mark: a list of rows and the batch's highest feed mark are required")
+        raise CommandError("rows and mark: a list of rows and the batch's highest feed mark are required")
     lake = OrgLake(request["org_id"])
     appended, new_mark = _with_retries(lake, RUN_EVENTS, lambda t: _append_events(t, rows, mark))
     runs = _with_retries(lake, RUNS, lambda t: _upsert_runs(t, rows))
@@ -336,3 +340,94 @@ def lineage_drop(request: dict[str, Any]) -> dict[str, Any]:
             dropped.append(name)
     return {"dropped": dropped}
 
+
+
+def _compact_day(table: Table, files: list[Any]) -> int:
+    """Rewrites one day's files as one, in a snapshot that carries the export mark forward."""
+    parts = []
+    for data_file in files:
+        with table.io.new_input(data_file.file_path).open() as stream:
+            parts.append(pq.read_table(stream))
+    schema = schema_to_pyarrow(table.schema(), include_field_ids=True)
+    data = pa.concat_tables([p.cast(schema) for p in parts])
+    [path] = _write_day_files(table, data)
+    tx = table.transaction()
+    with tx.update_snapshot(snapshot_properties={MARK_PROPERTY: exported_mark(table), "lakeline.compaction": "true"}).overwrite() as rewrite:
+        for data_file in files:
+            rewrite.delete_data_file(data_file)
+        rewrite.append_data_file(parquet_file_to_data_file(table.io, table.metadata, path))
+    tx.commit_transaction()
+    return len(files)
+
+
+def _compact_run_events(lake: OrgLake, min_files: int) -> dict[str, int]:
+    """Every day of run_events with at least ``min_files`` files becomes one file (a commit per day,
+    each retried against a concurrent export, which only adds files and so never loses a row)."""
+    days, rewritten = 0, 0
+    table = _table(lake, RUN_EVENTS)
+    if table.current_snapshot() is None:
+        return {"days": 0, "files_rewritten": 0}
+    by_day: dict[Any, list[Any]] = defaultdict(list)
+    for task in table.scan().plan_files():
+        by_day[task.file.partition[0]].append(task.file)
+    for day, files in sorted(by_day.items()):
+        if len(files) < min_files:
+            continue
+        for attempt in range(COMMIT_ATTEMPTS):
+            try:
+                rewritten += _compact_day(table, files)
+                days += 1
+                break
+            except CommitFailedException:
+                if attempt == COMMIT_ATTEMPTS - 1:
+                    raise
+                table = table.refresh()
+                files = [t.file for t in table.scan().plan_files() if t.file.partition[0] == day]
+    return {"days": days, "files_rewritten": rewritten}
+
+
+def _expire_snapshots(table: Table, older_than: dt.datetime) -> int:
+    """Drops snapshots older than ``older_than`` (never the current one, which holds the mark)."""
+    current = table.current_snapshot()
+    old = [s.snapshot_id for s in table.snapshots() if s.timestamp_ms < older_than.timestamp() * 1000 and (current is None or s.snapshot_id != current.snapshot_id)]
+    if old:
+        table.maintenance.expire_snapshots().by_ids(old).commit()
+    return len(old)
+
+
+def lineage_compact(request: dict[str, Any]) -> dict[str, Any]:
+    """The scheduled maintenance: compacts run_events by day and runs into few files, then expires
+    snapshots older than ``snapshot_age_hours`` (default 24) of both tables."""
+    lake = OrgLake(request["org_id"])
+    if not lake.exists(NAMESPACE, RUN_EVENTS):
+        return {"days": 0, "files_rewritten": 0, "runs_rewritten": False, "snapshots_expired": 0}
+    min_files = int(request.get("min_files", 2))
+    if min_files < 2:
+        raise CommandError("min_files: must be at least 2")
+    compacted = _compact_run_events(lake, min_files)
+    runs_rewritten = False
+    if lake.exists(NAMESPACE, RUNS):
+        runs = lake.load(NAMESPACE, RUNS)
+        if runs.current_snapshot() is not None and len(list(runs.scan().plan_files())) >= min_files:
+            _with_retries(lake, RUNS, lambda t: t.overwrite(t.scan().to_arrow()))
+            runs_rewritten = True
+    cutoff = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=float(request.get("snapshot_age_hours", 24)))
+    expired = sum(_expire_snapshots(lake.load(NAMESPACE, name), cutoff) for name in (RUN_EVENTS, RUNS) if lake.exists(NAMESPACE, name))
+    return {**compacted, "runs_rewritten": runs_rewritten, "snapshots_expired": expired}
+
+
+def lineage_expire(request: dict[str, Any]) -> dict[str, Any]:
+    """Retention: deletes the rows of events before ``before`` (a day, ``YYYY-MM-DD``; whole day
+    partitions, so no file is rewritten) and the runs whose last event is before it."""
+    before = dt.datetime.combine(dt.date.fromisoformat(request["before"]), dt.time(), dt.timezone.utc)
+    lake = OrgLake(request["org_id"])
+    if not lake.exists(NAMESPACE, RUN_EVENTS):
+        return {"before": before.date().isoformat()}
+
+    def expire_events(t: Table) -> None:
+        t.delete(delete_filter=LessThan("event_time", before.isoformat()), snapshot_properties={MARK_PROPERTY: exported_mark(t)})
+
+    _with_retries(lake, RUN_EVENTS, expire_events)
+    if lake.exists(NAMESPACE, RUNS):
+        _with_retries(lake, RUNS, lambda t: t.delete(delete_filter=LessThan("last_event_time", before.isoformat())))
+    return {"before": before.date().isoformat()}

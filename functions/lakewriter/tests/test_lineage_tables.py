@@ -151,3 +151,32 @@ def test_a_writer_killed_at_any_moment_leaves_each_row_once_after_the_batches_ar
 
     ids = run_events().scan().to_arrow().column("event_id").to_pylist()
     assert len(ids) == len(set(ids)) == 240
+
+
+def test_compaction_makes_one_file_per_day_keeps_every_row_and_the_mark_and_a_later_export_still_dedupes():
+    for n in range(1, 7):
+        export([row(n, day=1 + n % 2, event_id=f"c{n}", mark=f"2026-03-01T10:00:{n:02d}.000000+00:00#c{n}")])
+    before = sorted(map(str, run_events().scan().to_arrow().sort_by("event_id").to_pylist()))
+    mark = run_events().current_snapshot().summary[MARK_PROPERTY]
+
+    compacted = run({"command": "lineage_compact", "org_id": ORG_A, "snapshot_age_hours": 0})
+    again = export([row(3, day=2, event_id="c3", mark="2026-03-01T10:00:03.000000+00:00#c3")])
+
+    table = run_events()
+    assert compacted["ok"], compacted
+    assert compacted["result"]["days"] == 2 and compacted["result"]["files_rewritten"] == 6
+    assert compacted["result"]["snapshots_expired"] > 0
+    assert len(list(table.scan().plan_files())) == 2
+    assert sorted(map(str, table.scan().to_arrow().sort_by("event_id").to_pylist())) == before
+    assert table.current_snapshot().summary[MARK_PROPERTY] == mark
+    assert again["appended"] == 0
+
+
+def test_retention_deletes_the_days_before_the_cutoff_and_their_runs():
+    export([row(1, day=1, run_id="old"), row(2, day=3, run_id="new")])
+
+    expired = run({"command": "lineage_expire", "org_id": ORG_A, "before": "2026-03-02"})
+
+    assert expired["ok"], expired
+    assert run_events().scan().to_arrow().column("event_id").to_pylist() == ["e0002"]
+    assert OrgLake(ORG_A).load("lineage", "runs").scan().to_arrow().column("run_id").to_pylist() == ["new"]
