@@ -20,6 +20,7 @@ import { feedSubscribers } from '#composition/subscribers';
 import { DynamoAlertStore, ruleStoreOf } from '#adapters/dynamodb/alert-store';
 import { FileAlertNotifier } from '#adapters/local/file-alert-notifier';
 import { fileClock } from '#adapters/clock';
+import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
 import type { FeedDirectory } from '#domain/feed/ports';
 import { DynamoKeyStore } from '#adapters/dynamodb/key-store';
 import { DynamoOrgStore } from '#adapters/dynamodb/org-store';
@@ -135,7 +136,8 @@ export const openLocalTarget = async (home: string): Promise<Target> => {
         clock: fileClock(config.alerts.clockFile),
         lineage: model,
       });
-      return { subscribers: feedSubscribers({ lineageModel: () => model, alerts }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
+      const lineageTables = () => new LakeWriterLineageTables(new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, home));
+      return { subscribers: feedSubscribers({ lineageModel: () => model, alerts, lineageTables }), head: events, events, applied: (name) => new DynamoFeedWatermarks(doc, names.lineage, feedMarkKeys.applied(name)) };
     },
     ...(defaultOrgId ? { defaultOrgId } : {}),
     close: async () => {

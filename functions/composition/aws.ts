@@ -70,6 +70,7 @@ import {
 } from './env-names.ts';
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
+import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
 import type { AlertPorts, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
@@ -127,7 +128,18 @@ export const lineageGraph = (config: AwsConfig, _platform: () => PlatformPorts):
 export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(), tableName(config, LINEAGE_TABLE), sortKey);
   const subscribers = lazily(() =>
-    feedSubscribers({ lineageModel: () => groups.lineageGraph().model, alerts: () => ({ ...groups.alerts(), lineage: groups.lineageGraph().model }) }, { onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }) }),
+    feedSubscribers(
+      {
+        lineageModel: () => groups.lineageGraph().model,
+        alerts: () => ({ ...groups.alerts(), lineage: groups.lineageGraph().model }),
+        // Only where the lake writer is bound (the lineage tables' subscriber Lambda, the fan-out and the CLI read the list).
+        lineageTables: config.lake.lakeWriterFunction === undefined ? undefined : lazily(() => new LakeWriterLineageTables(new LambdaLakeWriter(lambda(), config.lake.lakeWriterFunction as string))),
+      },
+      {
+        onLineageApplied: (orgId, summary) => logger.info('lineage events applied', { orgId, ...summary }),
+        onLineageExported: (orgId, outcome) => logger.info('lineage tables exported', { orgId, ...outcome }),
+      },
+    ),
   );
   const blobs = eventBlobs(config);
   return builtOnFirstUse<FeedPorts>({
@@ -180,6 +192,7 @@ export const lake = (config: AwsConfig): LakePorts =>
     catalog: () => new GlueCatalog(new GlueClient({})),
     storage: () => new S3LakeStorage(s3()),
     writer: () => new LambdaLakeWriter(lambda(), bound(config.lake.lakeWriterFunction, LAKE_WRITER_FUNCTION_ENV)),
+    lineageTables: () => new LakeWriterLineageTables(new LambdaLakeWriter(lambda(), bound(config.lake.lakeWriterFunction, LAKE_WRITER_FUNCTION_ENV))),
     hasWriter: () => config.lake.lakeWriterFunction !== undefined,
     duckdb: () => new DuckDBQueryEngine(duckdbOptions(config)),
     manifests: () => new DuckDBManifestReader(duckdbOptions(config)),

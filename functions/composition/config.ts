@@ -44,6 +44,7 @@ import {
   PROFILE_ENV,
   PYTHON_ENV,
   RESULTS_TTL_DAYS_ENV,
+  LINEAGE_RETENTION_DAYS_ENV,
   ROUTING_BLOOM_LIMIT_ENV,
   ROUTING_INTERACTIVE_LIMIT_ENV,
   SESSION_SECRET_ARN_ENV,
@@ -96,6 +97,8 @@ interface CommonConfig {
   readonly routingBloomLimitBytes?: number;
   /** Days a routed read's results table is kept. */
   readonly resultsTtlDays: number;
+  /** Days of events the lineage tables keep; unset keeps every day (the event store keeps every event). */
+  readonly lineageRetentionDays?: number;
 }
 
 /** The local profile: one machine, no cloud. */
@@ -257,6 +260,7 @@ const common = (env: Env): CommonConfig => ({
   resultsTtlDays: positiveDecimal(env, RESULTS_TTL_DAYS_ENV) ?? DEFAULT_RESULTS_TTL_DAYS,
   ...defined({
     authCacheTtlMs: wholeNumber(env, AUTH_CACHE_TTL_ENV, 0, 'milliseconds'),
+    lineageRetentionDays: positiveDecimal(env, LINEAGE_RETENTION_DAYS_ENV),
     routingInteractiveLimitBytes: wholeNumber(env, ROUTING_INTERACTIVE_LIMIT_ENV, 1, 'bytes'),
     routingBloomLimitBytes: wholeNumber(env, ROUTING_BLOOM_LIMIT_ENV, 1, 'bytes'),
   }),

@@ -73,6 +73,8 @@ export const ROUTING_INTERACTIVE_LIMIT_ENV = 'LAKELINE_ROUTING_INTERACTIVE_LIMIT
 export const ROUTING_BLOOM_LIMIT_ENV = 'LAKELINE_ROUTING_BLOOM_LIMIT_BYTES';
 /** Days a routed read's results table (`lakeline_results.r_<run>`) is kept; default 7. */
 export const RESULTS_TTL_DAYS_ENV = 'LAKELINE_RESULTS_TTL_DAYS';
+/** Days of events the lineage tables keep (unset: all, as the event store keeps every event; ADR 0056). */
+export const LINEAGE_RETENTION_DAYS_ENV = 'LAKELINE_LINEAGE_RETENTION_DAYS';
 /**
  * The AWS SDKs' standard endpoint variables (the AWS SDK for JavaScript v3, boto3 and the AWS SDK
  * for Java v2 read them themselves): every service's endpoint, and S3's own. Unset in a deployment;

@@ -14,6 +14,7 @@ import type { RoutedQueryDeps } from '#domain/query/routed-query';
 import type { RunDeps } from '#domain/runs/deps';
 import type { ReadRunDeps } from '#domain/runs/read';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
+import type { LineageTablesMaintenanceDeps } from '#domain/lineage-tables/maintenance';
 import { guardPorts } from '#adapters/transient-errors';
 import * as aws from './aws.ts';
 import { configureObservability, logger } from '#shared/observability';
@@ -25,7 +26,7 @@ import * as local from './local.ts';
 import type { AlertDeps } from '#domain/alerts/deps';
 import type { AlertNotifier } from '#domain/notifications/ports';
 import type { AlertPorts, AwsRoot, BloomPorts, FeedPorts, LakePorts, LineageGraphPorts, LocalRoot, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkPorts } from './ports.ts';
-import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
+import { authorizerOf, bloomRunDepsOf, readRunDepsOf, legacyQueryDepsOf, polarsDepsOf, resultsExpiryDepsOf, lineageTablesMaintenanceDepsOf, routedQueryDepsOf, runDepsOf, sparkHooksOf } from './use-cases.ts';
 
 // Compile-time only: each profile's module exports a builder for every group.
 type Satisfies<T, _U extends T> = true;
@@ -129,6 +130,8 @@ export const routedQueryDeps = /* @__PURE__ */ lazily((): RoutedQueryDeps => rou
 export const polarsDeps = /* @__PURE__ */ lazily((): PolarsDeps => polarsDepsOf({ platform, lake, polars }));
 /** The results-table expiry. */
 export const resultsExpiryDeps = /* @__PURE__ */ lazily((): ResultsExpiryDeps => resultsExpiryDepsOf({ platform, lake }));
+/** The lineage tables' scheduled upkeep (run with the results expiry). */
+export const lineageTablesMaintenanceDeps = /* @__PURE__ */ lazily((): LineageTablesMaintenanceDeps => lineageTablesMaintenanceDepsOf({ platform, lake }));
 
 /** Starts preparing DuckDB's first instance during a cold start (query handlers call it at init). */
 export const warmQueryEngine = (): void => {

@@ -48,6 +48,7 @@ import { REPO_ROOT, tableName, TRINO_VERSION, type LocalConfig } from './config.
 import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
+import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
 import type { AlertPorts, BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
@@ -104,7 +105,8 @@ export const lineageGraph = (config: LocalConfig, _platform: () => PlatformPorts
 export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
   const events = lazily(() => new DynamoEventFeed(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config)));
   const marks = (sortKey: string) => new DynamoFeedWatermarks(documents(config), tableName(config, LINEAGE_TABLE), sortKey);
-  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model, alerts: () => ({ ...groups.alerts(), lineage: groups.lineageGraph().model }) }));
+  const lineageTables = lazily(() => new LakeWriterLineageTables(new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home)));
+  const subscribers = lazily(() => feedSubscribers({ lineageModel: () => groups.lineageGraph().model, alerts: () => ({ ...groups.alerts(), lineage: groups.lineageGraph().model }), lineageTables }, { onLineageExported: (orgId, outcome) => logger.debug('lineage tables exported', { orgId, ...outcome }) }));
   return builtOnFirstUse<FeedPorts>({
     directory: () => ({ subscribers: subscribers(), head: events(), applied: (name) => marks(feedMarkKeys.applied(name)), events: events() }),
     inProcess: () =>
@@ -158,6 +160,7 @@ export const lake = (config: LocalConfig): LakePorts =>
     catalog: () => new SqliteCatalog(config.lake.catalogFile, config.lake.duckdbExtensionDir),
     storage: () => new FsLakeStorage(),
     writer: () => new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home),
+    lineageTables: () => new LakeWriterLineageTables(new SubprocessLakeWriter(config.lake.pythonBin, REPO_ROOT, config.home)),
     hasWriter: () => true,
     duckdb: () => new DuckDBQueryEngine({ extensionDir: config.lake.duckdbExtensionDir }),
     manifests: () => new DuckDBManifestReader({ extensionDir: config.lake.duckdbExtensionDir }),

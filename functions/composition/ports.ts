@@ -16,6 +16,7 @@ import type { AlertDeps } from '#domain/alerts/deps';
 import type { AlertMemory, AlertRuleStore, AlertStore, Clock } from '#domain/alerts/ports';
 import type { AlertNotifier } from '#domain/notifications/ports';
 import type { LineageModelStore, StoredEventSource } from '#domain/lineage-graph/ports';
+import type { LineageTablesStore } from '#domain/lineage-tables/ports';
 import type { CatalogKind } from '#domain/lineage-capture/datasets';
 import type { LineageSink } from '#domain/lineage-capture/ports';
 import type { KeyStore, OrgStore } from '#domain/orgs/ports';
@@ -69,6 +70,8 @@ export interface FeedPorts {
 /** What the feed's subscribers are built on (the CLI gives the same from its own stores). */
 export interface SubscriberSources {
   readonly lineageModel: () => LineageModelStore;
+  /** The lineage lake tables (ADR 0056); absent where no lake writer is bound (their subscriber is then not listed). */
+  readonly lineageTables?: (() => LineageTablesStore) | undefined;
   /** Alert evaluation's ports; absent where alerts are not evaluated (the CLI's replays of the lineage model). */
   readonly alerts?: () => AlertDeps;
 }
@@ -109,6 +112,8 @@ export interface LakePorts {
   readonly manifests: ManifestReader;
   /** Where autosave stages results; absent where the lake writer cannot read this function's files. */
   readonly scratch: ScratchSpace | undefined;
+  /** The lineage lake tables, through the lake writer (ADR 0056). */
+  readonly lineageTables: LineageTablesStore;
   /** How lineage names the catalog's datasets (`glue` or `jdbc`). */
   readonly catalogKind: CatalogKind;
 }

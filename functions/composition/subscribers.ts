@@ -8,15 +8,19 @@ import type { FeedSubscriber } from '#domain/feed/ports';
 import type { ApplySummary } from '#domain/lineage-graph/apply';
 import { lineageModelSubscriber } from '#domain/lineage-graph/feed-subscriber';
 import { alertsSubscriber } from '#domain/alerts/feed-subscriber';
+import { lineageTablesSubscriber } from '#domain/lineage-tables/feed-subscriber';
+import type { ExportOutcome } from '#domain/lineage-tables/ports';
 import type { SubscriberSources } from './ports.ts';
 
 /** How the profile observes its subscribers (the AWS consumer logs each batch's summary). */
 export interface SubscriberHooks {
   readonly onLineageApplied?: (orgId: string, summary: ApplySummary) => void;
+  readonly onLineageExported?: (orgId: string, outcome: ExportOutcome) => void;
 }
 
 /** Every subscriber, in the order the in-process feed serves them. */
 export const feedSubscribers = (sources: SubscriberSources, hooks: SubscriberHooks = {}): FeedSubscriber[] => [
   lineageModelSubscriber(sources.lineageModel, hooks.onLineageApplied),
   ...(sources.alerts ? [alertsSubscriber(sources.alerts)] : []),
+  ...(sources.lineageTables ? [lineageTablesSubscriber(sources.lineageTables, hooks.onLineageExported)] : []),
 ];

@@ -17,6 +17,7 @@ import { ROUTING_TABLE, withBloomLimit, withInteractiveLimit, type BandRow } fro
 import type { RunDeps } from '#domain/runs/deps';
 import { finishRun } from '#domain/runs/finish';
 import type { ResultsExpiryDeps } from '#domain/runs/results-expiry';
+import type { LineageTablesMaintenanceDeps } from '#domain/lineage-tables/maintenance';
 import { startRun } from '#domain/runs/start';
 import type { ReadRunDeps } from '#domain/runs/read';
 import { submitPlannedSparkRun } from '#domain/runs/submit';
@@ -149,6 +150,13 @@ export const polarsDepsOf = (g: Pick<Groups, 'platform' | 'lake' | 'polars'>): P
     storage: () => g.lake().storage,
     sandbox: () => g.polars().sandbox,
     writer: () => (g.lake().hasWriter ? g.lake().writer : undefined),
+  });
+
+/** The lineage tables' scheduled upkeep. */
+export const lineageTablesMaintenanceDepsOf = (g: Pick<Groups, 'platform' | 'lake'>): LineageTablesMaintenanceDeps =>
+  builtOnFirstUse<LineageTablesMaintenanceDeps>({
+    orgs: () => g.platform().orgs,
+    tables: () => g.lake().lineageTables,
   });
 
 /** The scheduled expiry of routed reads' results tables. */

@@ -5,7 +5,8 @@
  * schedule runs it in AWS (`lib/lake.ts`); the local stack runs the same function on a timer.
  * A table that fails is logged and tried again by the next run.
  */
-import { config, resultsExpiryDeps } from '#composition/index';
+import { config, lineageTablesMaintenanceDeps, resultsExpiryDeps } from '#composition/index';
+import { maintainLineageTables } from '#domain/lineage-tables/maintenance';
 import { expireResultTables, retentionMs, type ExpiryReport } from '#domain/runs/results-expiry';
 import { logger } from '#shared/observability';
 
@@ -14,5 +15,9 @@ export const handler = async (): Promise<ExpiryReport> => {
   const report = await expireResultTables(resultsExpiryDeps(), new Date(), retentionMs(config().resultsTtlDays));
   if (report.dropped.length > 0 || report.failed.length > 0) logger.info('results tables expired', { ...report });
   if (report.failed.length > 0) logger.warn('some results tables could not be expired; the next run tries again', { failed: report.failed });
+  // The lineage tables' upkeep (ADR 0056) shares the schedule: compaction, snapshot expiry, retention.
+  const lineage = await maintainLineageTables(lineageTablesMaintenanceDeps(), new Date(), config().lineageRetentionDays);
+  if (lineage.compacted.length > 0) logger.info('lineage tables compacted', { compacted: lineage.compacted });
+  if (lineage.failed.length > 0) logger.warn('some lineage tables could not be compacted; the next run tries again', { failed: lineage.failed });
   return report;
 };

@@ -4,7 +4,7 @@
  * behind that, each org's tables live in its own catalog (`org_<id>`), a name users never see, so
  * outside engines reach the same tables under stable names and no org id leaks into user SQL.
  */
-import { ValidationError } from '../errors.ts';
+import { ForbiddenError, ValidationError } from '../errors.ts';
 
 /**
  * Namespaces lakeline writes itself: autosaved legacy results, and the per-run results tables of
@@ -12,6 +12,19 @@ import { ValidationError } from '../errors.ts';
  */
 export const RESULTS_NAMESPACE = 'lakeline_results';
 export const RESERVED_NAMESPACES: readonly string[] = ['autosave', RESULTS_NAMESPACE];
+
+/** The namespace of the lineage lake tables (`run_events`, `runs`; ADR 0056): read by every engine, written only by their export. */
+export const LINEAGE_NAMESPACE = 'lineage';
+
+/**
+ * Throws 403 when a write names the lineage namespace: its tables are the org's lineage as
+ * lakeline stored it, so no caller may change them (every write path calls this).
+ */
+export const refuseLineageWrite = (field: string, name: TableName): void => {
+  if (name.namespace.toLowerCase() === LINEAGE_NAMESPACE) {
+    throw new ForbiddenError(`${field}: the namespace ${LINEAGE_NAMESPACE} holds lakeline's lineage tables, which are read-only; write to another namespace`);
+  }
+};
 
 /** The catalog name every org uses in SQL for its own lake. */
 export const DEFAULT_CATALOG = 'lakeline';

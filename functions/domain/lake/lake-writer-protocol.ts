@@ -41,6 +41,11 @@ export abstract class ProtocolLakeWriter implements LakeWriter {
     return (await this.call({ command: 'demo_load', org_id: orgId, scale, namespace })).tables as Record<string, number>;
   }
 
+  /** Runs one command of the lake writer by name (the lineage tables' commands use this). */
+  command(name: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.call({ command: name, ...fields });
+  }
+
   private async call(request: Record<string, unknown>): Promise<Record<string, unknown>> {
     const answer = await this.send(request);
     if (answer.ok) return answer.result ?? {};

@@ -9,7 +9,7 @@
  */
 import { CapabilityError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { Catalog, CatalogTable, LakeStorage, LakeWriter } from '../lake/ports.ts';
-import { DEFAULT_CATALOG, parseTableName, type TableName } from '../core/names.ts';
+import { DEFAULT_CATALOG, parseTableName, refuseLineageWrite, type TableName } from '../core/names.ts';
 import type { OrgStore } from '../orgs/ports.ts';
 import { requireComputeAccess, VCPU_SECOND_PRICE_USD } from '../core/plans.ts';
 import type { TabularResult } from '../lake/engine.ts';
@@ -186,6 +186,7 @@ export async function runPolars(deps: PolarsDeps, orgId: string, request: Polars
   const vcpus = checkShape(request);
   const catalog = checkCatalog(request.catalog);
   const destination = request.destination === undefined ? undefined : parseTableName('destination', request.destination);
+  if (destination) refuseLineageWrite('destination', destination);
   const [org, known] = await Promise.all([deps.orgs.get(orgId), deps.catalog.listTables(orgId)]);
   if (!org) throw new UnauthorizedError(`organization ${orgId} does not exist`);
   requireComputeAccess(org, 'polars', vcpus);

@@ -5,7 +5,7 @@
  * outside the namespaces lakeline reserves. Every refusal is a 400 naming the field.
  */
 import { ValidationError } from '../errors.ts';
-import { checkIdentifier, parseTableName, RESERVED_NAMESPACES, type TableName } from '../core/names.ts';
+import { checkIdentifier, parseTableName, refuseLineageWrite, RESERVED_NAMESPACES, type TableName } from '../core/names.ts';
 import type { RequestedEngine } from './decide.ts';
 
 /** A script table registration: `alias=namespace.table` or `{alias, table}`. */
@@ -37,8 +37,9 @@ export interface CheckedRoutedRequest {
   readonly explain: boolean;
 }
 
-/** Throws 400 when a namespace is one lakeline reserves. */
+/** Throws 403 for the read-only lineage namespace, 400 for another namespace lakeline reserves. */
 export const refuseReserved = (field: string, name: TableName): void => {
+  refuseLineageWrite(field, name);
   if (RESERVED_NAMESPACES.includes(name.namespace.toLowerCase())) {
     throw new ValidationError(`${field}: the namespace ${name.namespace} is reserved for lakeline's own tables; write to another namespace`);
   }

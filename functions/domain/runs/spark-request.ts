@@ -5,7 +5,7 @@
  * (`lakeline.<namespace>.<table>`). Every refusal is a 400 naming the field.
  */
 import { ValidationError } from '../errors.ts';
-import { checkIdentifier, DEFAULT_CATALOG, type TableName } from '../core/names.ts';
+import { checkIdentifier, DEFAULT_CATALOG, refuseLineageWrite, type TableName } from '../core/names.ts';
 import { EXECUTORS, MACHINE_TYPE_NAMES, machineType, type SparkResourceRequest } from '../core/machine-types.ts';
 import type { WriteMode } from './run.ts';
 
@@ -64,7 +64,9 @@ export const parseOutputTable = (value: string): TableName => {
   if (catalog.toLowerCase() !== DEFAULT_CATALOG) {
     throw new ValidationError(`output_table: catalog '${catalog}' is not available; write to ${DEFAULT_CATALOG}.<namespace>.<table>`);
   }
-  return { namespace: checkIdentifier('output_table', namespace).toLowerCase(), table: checkIdentifier('output_table', table).toLowerCase() };
+  const name = { namespace: checkIdentifier('output_table', namespace).toLowerCase(), table: checkIdentifier('output_table', table).toLowerCase() };
+  refuseLineageWrite('output_table', name);
+  return name;
 };
 
 /** Checks a request's values. */

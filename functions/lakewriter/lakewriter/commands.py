@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 from pyiceberg.exceptions import NotInstalledError
 
 from .catalogs import OrgLake, s3_endpoint_of
+from .lineage_tables import NAMESPACE as LINEAGE_NAMESPACE, lineage_compact, lineage_drop, lineage_expire, lineage_export, lineage_mark
 
 TPCH_TABLES = ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")
 
@@ -90,6 +91,9 @@ def _read_sources(paths: list[str]) -> list[pa.Table]:
 def write(request: dict[str, Any]) -> dict[str, Any]:
     """Writes Parquet files into a table."""
     paths = request.get("parquet") or []
+    if str(request.get("namespace", "")).lower() == LINEAGE_NAMESPACE:
+        # The API refuses these with a 403 first; this is the last line (only lineage_export writes there).
+        raise CommandError(f"namespace: {LINEAGE_NAMESPACE} holds the lineage tables, which only the lineage export writes")
     if not paths:
         raise CommandError("parquet: at least one file is required")
     tables = _read_sources(list(paths))
@@ -147,7 +151,16 @@ def demo_load(request: dict[str, Any]) -> dict[str, Any]:
     return {"namespace": namespace, "scale": scale, "tables": written}
 
 
-COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"write": write, "drop": drop, "demo_load": demo_load}
+COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "write": write,
+    "drop": drop,
+    "demo_load": demo_load,
+    "lineage_export": lineage_export,
+    "lineage_mark": lineage_mark,
+    "lineage_drop": lineage_drop,
+    "lineage_compact": lineage_compact,
+    "lineage_expire": lineage_expire,
+}
 
 
 def run(request: dict[str, Any]) -> dict[str, Any]:
