@@ -13,7 +13,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_URL_ENV } from '#composition/env-names';
-import { MARQUEZ_LEGACY_PATHS, ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
+import { ROUTES, routeKey, type RouteDefinition } from '#shared/routes';
 import { KEYS_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import type { LakelineData } from './data.ts';
 import { acknowledge } from './nag.ts';
@@ -197,18 +197,18 @@ export class LakelineApi extends Construct {
       routes.set(route.id, httpRoute);
     }
     // Every path also answers the methods it does not serve with 405 and `Allow` (HTTP's answer),
-    // rather than the gateway's bare 404: an `ANY` route per path, to one small public function.
+    // rather than the gateway's bare 404: the `$default` route, which API Gateway takes when no
+    // route matches, to one small public function that finds the path's template itself (one
+    // `ANY` route per path cost two resources a path, against CloudFormation's 500 per stack).
     const methodNotAllowed = new ServiceFunction(this, 'MethodNotAllowed', { handlerModule: 'method-not-allowed', memorySize: 128, timeout: Duration.seconds(3), logRetention });
     // Marquez's pre-OpenLineage write paths answer the same way (501, pointing to OpenLineage).
-    for (const path of [...new Set([...routeTable.map((r) => r.path), ...MARQUEZ_LEGACY_PATHS])]) {
-      const anyRoute = new apigwv2.HttpRoute(this, `Any${path.replace(/[^A-Za-z0-9]/g, '_')}Route`, {
-        httpApi: this.httpApi,
-        routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod.ANY),
-        integration: new HttpLambdaIntegration(`Any${path.replace(/[^A-Za-z0-9]/g, '_')}Integration`, methodNotAllowed),
-        authorizer: new apigwv2.HttpNoneAuthorizer(),
-      });
-      acknowledge(anyRoute, 'AwsSolutions-APIG4', `ANY ${path} only answers 405 with the methods the path serves (its own routes carry the authorizer); it reads nothing.`);
-    }
+    const defaultRoute = new apigwv2.HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.httpApi,
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('MethodNotAllowedIntegration', methodNotAllowed),
+      authorizer: new apigwv2.HttpNoneAuthorizer(),
+    });
+    acknowledge(defaultRoute, 'AwsSolutions-APIG4', `$default only answers 405 with the methods a path serves, 501 on Marquez's legacy paths, or 404 (the routes carry the authorizer); it reads nothing.`);
     this.functions = functions;
     this.routes = routes;
 
