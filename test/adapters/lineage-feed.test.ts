@@ -184,6 +184,30 @@ describe('the local lineage feed', () => {
     expect(seenAfterMs).toBeLessThan(3_500);
   });
 
+  it('Should put an event of sustained ingestion in the graph within 5 s by default (a 2 s hold-back, ADR 0050)', async () => {
+    // Prepare: ten events a second, above the busy threshold of two, for six seconds; the default lag bound
+    const org = `feed-${randomUUID()}`;
+    const consumer = consumerFor([], { busyEventsPerSecond: 2 });
+    const store = notifyingEventStore(events, (o, e) => consumer.notify(o, e));
+    const first = record({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: newRunId(), job: 'first', inputs: ['s3://raw:orders'], outputs: ['warehouse:first'] });
+    const burstEvent = (i: number) => record({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: newRunId(), job: `steady_${i}`, inputs: ['s3://raw:orders'], outputs: [`warehouse:steady_${i}`] });
+    // Act
+    const started = Date.now();
+    await store.putMany(org, [first, burstEvent(-1), burstEvent(-2)]);
+    let seenAfterMs: number | undefined;
+    for (let i = 0; Date.now() - started < 6_000; i++) {
+      await store.put(org, burstEvent(i));
+      if (seenAfterMs === undefined && Object.keys(await answers(model, org)).includes('job etl:first')) seenAfterMs = Date.now() - started;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await consumer.whenIdle();
+    await consumer.stop();
+    // Assess: held back about 2 s, then in the graph while ingestion went on
+    expect(seenAfterMs).toBeDefined();
+    expect(seenAfterMs).toBeGreaterThanOrEqual(1_900);
+    expect(seenAfterMs).toBeLessThan(5_000);
+  });
+
   it('Should keep the watermark behind every event still queued, and below the margin', async () => {
     const org = `feed-${randomUUID()}`;
     const consumer = consumerFor([], { replayMarginMs: 30_000, batchSize: 1 });
