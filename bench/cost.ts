@@ -332,7 +332,7 @@ const dollars = (p: PhaseCount) => ({
 });
 const total = (d: ReturnType<typeof dollars>): number => Object.values(d).reduce((s, x) => s + x, 0);
 
-const money = (x: number): string => (x >= 1 ? `$${x.toFixed(2)}` : `$${x.toFixed(3)}`);
+const money = (x: number): string => (x >= 1 ? `$${x.toFixed(2)}` : x >= 0.01 ? `$${x.toFixed(3)}` : `$${x.toFixed(4)}`);
 const printPhase = (p: PhaseCount, per: number, perLabel: string) => {
   const scale = per / p.units;
   const d = dollars(p);
