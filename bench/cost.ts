@@ -17,7 +17,9 @@
  *
  * The model is applied after each ingest phase, by the feed catching up from its watermark (the
  * events read back from the store, as the AWS subscriber reads the bodies of the keys it is sent),
- * and timed: that wall time is the subscriber Lambda's duration. Requests are sent one at a time,
+ * and timed: that wall time is the subscriber Lambda's duration, counted as one invocation per
+ * 100 events (one message per org and stream batch; Lambda may hand it up to 10 messages at once,
+ * so this is the most invocations, not the least). Requests are sent one at a time,
  * as one Lambda container serves them, so a handler's duration is its own.
  *
  * Options (env): BENCH_EVENTS (events per ingest phase, default 2000), BENCH_READS (graph, listing
@@ -332,7 +334,7 @@ const dollars = (p: PhaseCount) => ({
 });
 const total = (d: ReturnType<typeof dollars>): number => Object.values(d).reduce((s, x) => s + x, 0);
 
-const money = (x: number): string => (x >= 1 ? `$${x.toFixed(2)}` : `$${x.toFixed(3)}`);
+const money = (x: number): string => (x >= 1 ? `$${x.toFixed(2)}` : x >= 0.01 ? `$${x.toFixed(3)}` : `$${x.toFixed(4)}`);
 const printPhase = (p: PhaseCount, per: number, perLabel: string) => {
   const scale = per / p.units;
   const d = dollars(p);

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 const HERE = import.meta.dirname;
 /** Modules here that are helpers, not benchmarks. */
-const NOT_BENCHMARKS = new Set(['run', 'bench-util', 'lineage-data', 'tpch-queries']);
+const NOT_BENCHMARKS = new Set(['run', 'bench-util', 'lineage-data', 'tpch-queries', 'store-meter']);
 
 const benchmarks = readdirSync(HERE)
   .filter((file) => file.endsWith('.ts'))
