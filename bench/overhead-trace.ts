@@ -1,7 +1,7 @@
 /**
  * Where a legacy DuckDB request's fixed overhead goes (issue 30).
  *
- *   npx tsx bench/overhead-trace.ts [--reps N] [--home DIR] [--query SQL]
+ *   npx tsx bench/overhead-trace.ts [--reps N] [--home DIR] [--query SQL] [--stop-feed] [--polars --in-place]
  *
  * Starts the local stack in this process in a copy of the SF 0.01 benchmark home (made by
  * `bench/tpch-duckdb.ts --scale 0.01`; the copy leaves the original untouched), then times, for one
@@ -14,6 +14,10 @@
  * - the middleware's part: handler − use case.
  *
  * The gateway's part is the whole request − authorizer − handler. Medians are printed.
+ *
+ * `--polars`: the same for the polars endpoint's trivial query (`SELECT count(*) AS n FROM nation`,
+ * every TPC-H table registered, as `bench/polars.ts` sends it): the request, the use case called
+ * directly, the sandbox's run alone, and the metering write; bare polars is in `bench/polars.ts`.
  */
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,8 +33,9 @@ import { loadInputTables } from '#domain/lake/query-tables';
 import { sandboxOf } from '#domain/lake/sandbox';
 import { PLANS } from '#domain/core/plans';
 import { runLegacyQuery } from '#domain/query/legacy-query';
+import { runPolars, type PolarsDeps } from '#domain/polars/run-polars';
 
-const { values } = parseArgs({ options: { reps: { type: 'string', default: '40' }, home: { type: 'string' }, query: { type: 'string' }, 'stop-feed': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { reps: { type: 'string', default: '40' }, home: { type: 'string' }, query: { type: 'string' }, 'stop-feed': { type: 'boolean', default: false }, polars: { type: 'boolean', default: false }, 'in-place': { type: 'boolean', default: false } } });
 const reps = Number(values.reps);
 const sql = values.query ?? 'SELECT n_name, r_name FROM tpch.nation JOIN tpch.region ON n_regionkey = r_regionkey ORDER BY n_name LIMIT 5';
 const source = path.resolve(values.home ?? path.join(REPO_ROOT, '.lakeline', 'bench', 'sf0.01'));
@@ -45,8 +50,10 @@ const timeIt = async (fn: () => Promise<unknown>): Promise<number> => {
 const context = { getRemainingTimeInMillis: () => 30_000, awsRequestId: 'trace' } as unknown as Context;
 
 const main = async (): Promise<void> => {
-  const home = mkdtempSync(path.join(tmpdir(), 'lakeline-trace-'));
-  cpSync(source, home, { recursive: true, filter: (p) => !p.includes(`${path.sep}trino`) });
+  // A copy keeps the benchmark's home as it was, but its catalog still names the original's files;
+  // the polars sandbox reads only files below its own home's warehouse: `--in-place` for it.
+  const home = values['in-place'] ? source : mkdtempSync(path.join(tmpdir(), 'lakeline-trace-'));
+  if (!values['in-place']) cpSync(source, home, { recursive: true, filter: (p) => !p.includes(`${path.sep}trino`) });
   console.log(`overhead trace, ${reps} runs per figure after a warm-up; ${machine()}\nhome: copy of ${source}\nquery: ${sql}\n`);
   process.env.LAKELINE_DEMO_DATA = '0';
   process.env.LAKELINE_DEMO_LINEAGE = '0';
@@ -57,6 +64,7 @@ const main = async (): Promise<void> => {
     const { handler: authorizer } = await import('#handlers/authorizer');
     const { handler: endpoint } = await import('#handlers/post-warehouse-query');
     const deps = composition.legacyQueryDeps();
+    if (values.polars) return await tracePolars(stack, composition.polarsDeps());
     // --stop-feed: the lineage model's in-process consumer stopped, to see what its work costs requests.
     if (values['stop-feed']) await composition.feed().inProcess?.stop();
 
@@ -163,6 +171,39 @@ const main = async (): Promise<void> => {
   } finally {
     await stack.stop();
   }
+};
+
+/** The polars endpoint's trivial query, layer by layer (see the module's comment). */
+const tracePolars = async (stack: { baseUrl: string; apiKey: string; orgId: string }, deps: PolarsDeps): Promise<void> => {
+  const tables = ['region', 'nation', 'supplier', 'customer', 'part', 'partsupp', 'orders', 'lineitem'].map((t) => `${t}=tpch.${t}`);
+  const request = { mode: 'query' as const, query: 'SELECT count(*) AS n FROM nation', tables, vcpus: 2 };
+  const viaHttp = async () => {
+    const r = await fetch(`${stack.baseUrl}/api/v1/warehouse/polars`, { method: 'POST', headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`${r.status} ${text}`);
+  };
+  const known = await deps.catalog.listTables(stack.orgId);
+  const nation = known.find((t) => t.namespace === 'tpch' && t.table === 'nation');
+  if (!nation || !deps.sandbox) throw new Error('no tpch.nation or no polars sandbox');
+  const sandboxRun = () =>
+    (deps.sandbox as NonNullable<typeof deps.sandbox>).run({
+      orgId: stack.orgId,
+      source: { kind: 'sql', sql: request.query },
+      tables: [{ names: ['nation', 'tpch.nation'], metadataLocation: nation.metadataLocation, location: nation.metadataLocation.replace(/\/metadata\/[^/]+$/, '') }],
+      catalog: 'lakeline',
+      vcpus: 2,
+      toFile: false,
+      maxResultBytes: 5_000_000,
+    } as never);
+  const figures: Record<string, number[]> = {};
+  for (let i = 0; i <= reps; i++) {
+    const ms = [await timeIt(viaHttp), await timeIt(() => runPolars(deps, stack.orgId, request)), await timeIt(() => runPolars(deps, stack.orgId, { ...request, tables: ['nation=tpch.nation'] })), await timeIt(sandboxRun), await timeIt(() => deps.orgs.get(stack.orgId)), await timeIt(() => deps.orgs.addUsage(stack.orgId, 'polars', 0.001, 0))];
+    if (i === 0) continue;
+    ['request through the gateway', 'use case (direct call)', 'use case, only nation registered', '  sandbox run alone', '  store: orgs.get', '  store: metering write'].forEach((name, k) => (figures[name] ??= []).push(ms[k] as number));
+  }
+  console.log('polars, trivial query                    p50 ms');
+  for (const [name, xs] of Object.entries(figures)) console.log(`${name.padEnd(40)} ${median(xs).toFixed(2).padStart(7)}`);
+  console.log(`\n${machine()}`);
 };
 
 await main();

@@ -12,6 +12,7 @@
  * stack it starts the driver: its JVM's start is printed on its own), then `reps` small writes of
  * each size and `big-reps` big ones, each polled to COMPLETE every 50 ms. Prints p50/p95 per path.
  */
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startStackProcess, tempHome, type StackProcess } from '../test/helpers/local-stack-process.ts';
 import { callStack, machine, quantile } from './bench-util.ts';
@@ -52,7 +53,8 @@ const summary = (ms: readonly number[]): string => {
 
 /** One stack: a warm-up write, then the small writes alternating sizes, then the big ones. */
 const measure = async (label: string, env: Record<string, string>): Promise<{ warmUp: number; figures: Record<WriteName, number[]> }> => {
-  const stack = await startStackProcess(tempHome(`bench-small-${label}`), 0, { LAKELINE_SPARK_MAX_CONCURRENT: '1', ...env });
+  const home = tempHome(`bench-small-${label}`);
+  const stack = await startStackProcess(home, 0, { LAKELINE_SPARK_MAX_CONCURRENT: '1', ...env });
   try {
     const warmUp = await timeWrite(stack, WRITES['five rows']('warmup'));
     console.log(`  ${label}: warm-up write ${(warmUp / 1000).toFixed(2)} s; ${machine()}`);
@@ -65,15 +67,18 @@ const measure = async (label: string, env: Record<string, string>): Promise<{ wa
     return { warmUp, figures };
   } finally {
     await stack.stop();
+    rmSync(home, { recursive: true, force: true });
   }
 };
 
 const main = async (): Promise<void> => {
   console.log(`small writes on Spark, ${reps} per size and path, ${bigReps} big; ${machine()}`);
   // The limit between the inputs: read from a stack's demo data (the same on both).
-  const probe = await startStackProcess(tempHome('bench-small-probe'), 0, { LAKELINE_SPARK_WARM_MAX_INPUT_BYTES: '0' });
+  const probeHome = tempHome('bench-small-probe');
+  const probe = await startStackProcess(probeHome, 0, { LAKELINE_SPARK_WARM_MAX_INPUT_BYTES: '0' });
   const [orders, lineitem] = await Promise.all([tableBytes(probe, 'orders'), tableBytes(probe, 'lineitem')]);
   await probe.stop();
+  rmSync(probeHome, { recursive: true, force: true });
   if (!(orders < lineitem)) throw new Error(`orders (${orders} B) is not smaller than lineitem (${lineitem} B)`);
   const limit = Math.floor((orders + lineitem) / 2);
   console.log(`inputs: orders ${orders} B, lineitem ${lineitem} B; the warm stack's limit ${limit} B\n`);

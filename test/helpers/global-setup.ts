@@ -54,7 +54,9 @@ export async function setup(project: TestProject): Promise<void> {
   const starting = startAwsEmulator();
   // The browser suites test the current console, and the CDK suites deploy it: built (when stale) before either runs.
   ensureConsoleBuilt({ quiet: true });
-  stack = await startStackProcess(tempHome('shared'));
+  // The shared stack runs every Spark job on the per-run path (a JVM each), which its suites
+  // supervise process by process; the warm driver (ADR 0059) has its own suite and stack.
+  stack = await startStackProcess(tempHome('shared'), 0, { LAKELINE_SPARK_WARM_MAX_INPUT_BYTES: '0' });
   const { child: _child, stop: _stop, output: _output, ...info } = stack;
   project.provide('stack', info);
   emulator = await starting;

@@ -9,7 +9,7 @@ import { SPARK_RUN_TIMEOUT_MS, sparkApi, sparkPids } from './spark-client.ts';
 
 let stack: StackProcess;
 beforeAll(async () => {
-  stack = await startStackProcess(tempHome('spark-queue'), 0, { LAKELINE_SPARK_MAX_CONCURRENT: '1', LAKELINE_DEMO_DATA: '1' });
+  stack = await startStackProcess(tempHome('spark-queue'), 0, { LAKELINE_SPARK_MAX_CONCURRENT: '1', LAKELINE_DEMO_DATA: '1', LAKELINE_SPARK_WARM_MAX_INPUT_BYTES: '0' });
 }, 180_000);
 afterAll(async () => {
   await stack?.stop();

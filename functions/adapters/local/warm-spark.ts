@@ -61,6 +61,8 @@ export class WarmSparkDriver {
   private ready: Promise<void> | undefined;
   private readonly waiting: Job[] = [];
   private running: Job | undefined;
+  /** The driver the running job was sent to (a job's end is only heard from that one). */
+  private runningOn: ChildProcess | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -109,6 +111,7 @@ export class WarmSparkDriver {
     void this.start().then(
       () => {
         if (this.running !== job) return;
+        this.runningOn = this.child;
         this.child?.stdin?.write(`${JSON.stringify({ spec: job.specFile })}\n`);
       },
       (err: unknown) => this.finish(job, { lost: `the warm Spark driver did not start: ${err instanceof Error ? err.message : String(err)}` }),
@@ -118,6 +121,7 @@ export class WarmSparkDriver {
   private finish(job: Job, exit: WarmExit): void {
     if (this.running !== job) return;
     this.running = undefined;
+    this.runningOn = undefined;
     job.done(exit);
     this.next();
     if (!this.running && this.child) {
@@ -150,7 +154,14 @@ export class WarmSparkDriver {
     this.child = child;
     child.unref();
     const ready = new Promise<void>((resolve, reject) => {
-      child.once('error', reject);
+      child.once('error', (err) => {
+        // Not started at all (no Python there): the next job tries a new one.
+        if (this.child === child) {
+          this.child = undefined;
+          this.ready = undefined;
+        }
+        reject(err);
+      });
       createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on('line', (line) => {
         let answer: { ready?: boolean; spec?: string; code?: number };
         try {
@@ -159,7 +170,7 @@ export class WarmSparkDriver {
           return;
         }
         if (answer.ready) resolve();
-        else if (this.running && answer.spec === this.running.specFile && typeof answer.code === 'number') this.finish(this.running, { code: answer.code });
+        else if (this.running && this.runningOn === child && answer.spec === this.running.specFile && typeof answer.code === 'number') this.finish(this.running, { code: answer.code });
       });
       child.once('exit', (code, signal) => {
         if (this.child === child) {
@@ -168,7 +179,7 @@ export class WarmSparkDriver {
         }
         const why = `the warm Spark driver ended (${code === null ? `signal ${signal}` : `code ${code}`})`;
         reject(new Error(why));
-        if (this.running) this.finish(this.running, { lost: why });
+        if (this.running && this.runningOn === child) this.finish(this.running, { lost: why });
       });
     });
     this.ready = ready;
@@ -182,6 +193,9 @@ export class WarmSparkDriver {
     const child = this.child;
     if (!child?.pid) return;
     this.options.log('warm Spark driver stopping', { reason });
+    // Forgotten at once: a job that comes while this one is still exiting starts a new driver.
+    this.child = undefined;
+    this.ready = undefined;
     child.stdin?.end();
     signalGroup(child.pid, 'SIGKILL');
   }
