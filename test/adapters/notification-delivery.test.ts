@@ -123,4 +123,22 @@ describe.each(DYNAMO_BACKENDS)('alert notices on %s', (backendName) => {
     expect(testsOnly.received).toHaveLength(0);
     expect((await store.listDeliveries(orgId, testsOnlyDestination.id, { limit: 10 })).items).toEqual([]);
   });
+
+  it('Should page destinations and the log, newest first, taking any cursor as a position in its own partition', async () => {
+    const orgId = `org-${randomUUID()}`;
+    const { created } = await destination(orgId);
+    await destination(orgId);
+    for (let sequence = 1; sequence <= 3; sequence++) {
+      await store.createDelivery({ orgId, destinationId: created.id, id: `msg_${sequence}`, test: false, status: 'PENDING', attempts: 0, createdAt: `2026-01-0${sequence}T00:00:00.000Z`, body: '{}' });
+    }
+    const first = await store.listDeliveries(orgId, created.id, { limit: 2 });
+    expect(first.items.map((d) => d.id)).toEqual(['msg_3', 'msg_2']);
+    const second = await store.listDeliveries(orgId, created.id, { limit: 2, after: first.next as string });
+    expect(second.items.map((d) => d.id)).toEqual(['msg_1']);
+    const destinations = await store.listDestinations(orgId, { limit: 1 });
+    expect((await store.listDestinations(orgId, { limit: 1, after: destinations.next as string })).items).toHaveLength(1);
+    // Any base64url text is a position: here one before every key of the partition.
+    expect((await store.listDeliveries(orgId, created.id, { limit: 5, after: 'zz' })).items.map((d) => d.id)).toEqual(['msg_3', 'msg_2', 'msg_1']);
+    expect((await store.listDestinations(`org-${randomUUID()}`, { limit: 5, after: destinations.next as string })).items).toEqual([]);
+  });
 });

@@ -186,13 +186,13 @@ describe('routes and the authorizer', () => {
 });
 
 describe('functions', () => {
-  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change, the results-expiry and the lineage stream consumer functions, all Node.js 22 on ARM64 with X-Ray', () => {
+  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change, the results-expiry, the lineage stream consumer and the alert deliveries functions, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
     // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
     // The console's deployment handler is aws-cdk-lib's BucketDeployment function (Python; test/cdk/console.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
-    // + the 405 answer of methods a path does not serve, and the console's deployment
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 8 + sandboxes.length);
+    // + the 405 answer of methods a path does not serve, the console's deployment, and the alert deliveries' consumer
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 9 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
     const consoleDeployment = logicalIdOf(stack.console.deploymentFunction);
     for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && id !== consoleDeployment && !sandboxes.includes(id))) {
@@ -268,6 +268,10 @@ describe('IAM least privilege', () => {
     route.bloom === true &&
     (g.action.startsWith('athena:') || g.action.startsWith('glue:') || (g.action.startsWith('s3:') && g.resource.startsWith(logicalIdOf(stack.warehouse.bucket))));
 
+  /** Sending to the alert deliveries' queue, of routes marked `queuesDeliveries`; test/cdk/notifications.test.ts asserts it in detail. */
+  const deliveriesGrant = (route: RouteDefinition, g: Grant): boolean =>
+    route.queuesDeliveries === true && g.action.startsWith('sqs:') && g.resource === logicalIdOf(stack.notifications.queue);
+
   it.each(ROUTES.map((r) => [r.id, r] as const))('Should let %s touch only its listed tables, write only where RW, and blobs only if listed', (_id, route) => {
     const fn = fnOf(route);
     const grants = grantsOfRole(template, logicalIdOf(fn.executionRole));
@@ -276,7 +280,7 @@ describe('IAM least privilege', () => {
       route.polars === true &&
       ((g.action === 'lambda:InvokeFunction' && [...stack.polars.functions.values()].map(logicalIdOf).includes(g.resource)) ||
         (g.action === 'sts:AssumeRole' && g.resource === logicalIdOf(stack.polars.dataRole)));
-    expectOnly(grants, fn, route.tables, (g) => polarsGrant(g) || sparkGrant(route, g) || lakeGrant(route, g) || bloomGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
+    expectOnly(grants, fn, route.tables, (g) => polarsGrant(g) || deliveriesGrant(route, g) || sparkGrant(route, g) || lakeGrant(route, g) || bloomGrant(route, g) || (route.blobs !== undefined && g.resource === blobObjects() && (g.action === 's3:GetObject' || (route.blobs === 'RW' && g.action === 's3:PutObject'))));
     const s3 = grants.filter((g) => g.action.startsWith('s3:') && g.resource.startsWith(logicalIdOf(stack.data.blobBucket))).map((g) => g.action);
     expect(s3.sort()).toEqual(route.blobs === 'RW' ? ['s3:GetObject', 's3:PutObject'] : route.blobs === 'RO' ? ['s3:GetObject'] : []);
   });

@@ -79,6 +79,12 @@ describe('the API fuzzed against its OpenAPI document', () => {
         '[[operations]]',
         `include-operation-id-regex = "^(${SQL_OPERATIONS.join('|')})$"`,
         'checks.positive_data_acceptance.enabled = false',
+        // A destination's URL is accepted by where its host resolves (public addresses only, ADR
+        // 0054), which no JSON Schema can say: a generated URL the document allows is mostly one
+        // that does not resolve. Its answers must still be within the document.
+        '[[operations]]',
+        'include-operation-id-regex = "^CreateWebhook$"',
+        'checks.positive_data_acceptance.enabled = false',
         '',
       ].join('\n'),
     );

@@ -213,7 +213,10 @@ describe('tenancy and key scope', () => {
     const second = await call(key, 'GET', `/api/v1/webhooks/${String(created.id)}/deliveries?limit=2&after=${encodeURIComponent(String(first.body.next))}`);
     expect((second.body.deliveries as Body[]).map((d) => d.id)).toEqual([ids[0]]);
     expect((await call(key, 'GET', `/api/v1/webhooks/${String(created.id)}/deliveries?limit=0`)).status).toBe(400);
-    expect((await call(otherKey, 'GET', `/api/v1/webhooks?after=${encodeURIComponent(String(first.body.next))}`)).status).toBe(400);
+    // A cursor is only a position in the caller's own items: another org's use of it shows that org nothing new.
+    expect((await call(otherKey, 'GET', `/api/v1/webhooks/${String(created.id)}/deliveries?after=${encodeURIComponent(String(first.body.next))}`)).status).toBe(404);
+    expect((await call(otherKey, 'GET', `/api/v1/webhooks?after=${encodeURIComponent(String(first.body.next))}`)).body).toEqual({ webhooks: [] });
+    expect((await call(key, 'GET', '/api/v1/webhooks?after=0')).status).toBe(400);
   });
 });
 

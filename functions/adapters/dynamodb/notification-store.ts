@@ -9,32 +9,29 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ValidationError } from '#domain/errors';
 import type { Delivery, DeliveryChange, NotificationStore, PageRequest, Paged } from '#domain/notifications/deliveries';
 import type { Destination } from '#domain/notifications/destinations';
 
 const destinationsKey = (orgId: string): string => `${orgId}#WEBHOOKS`;
 const deliveriesKey = (orgId: string, destinationId: string): string => `${orgId}#DELIVERIES#${destinationId}`;
 
-/** A page cursor: the listing's last key, base64url JSON (opaque to clients). */
-const cursorOf = (key: Record<string, unknown> | undefined): string | undefined => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined);
+/**
+ * A page cursor: the sort key the page ended at, base64url (opaque to clients). Any cursor is a
+ * position within the caller's own partition, so a cursor of another listing, or another org's,
+ * only starts a page somewhere in the caller's own items: it reaches nothing else.
+ */
+const cursorOf = (sortKey: string): string => Buffer.from(sortKey, 'utf8').toString('base64url');
+const sortKeyOf = (cursor: string): string => Buffer.from(cursor, 'base64url').toString('utf8');
 
-const keyOfCursor = (cursor: string | undefined, partition: { readonly name: string; readonly value: string }): Record<string, unknown> | undefined => {
-  if (cursor === undefined) return undefined;
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new ValidationError('after: not a cursor this listing gave');
-  }
-  // A cursor is only ever followed within the partition it came from (never another org's).
-  if (typeof key !== 'object' || key === null || (key as Record<string, unknown>)[partition.name] !== partition.value) throw new ValidationError('after: not a cursor this listing gave');
-  return key as Record<string, unknown>;
+const paged = <T>(items: readonly T[], last: Record<string, unknown> | undefined, sortKey: string): Paged<T> => {
+  const position = last?.[sortKey];
+  return typeof position === 'string' ? { items, next: cursorOf(position) } : { items };
 };
 
-const paged = <T>(items: readonly T[], last: Record<string, unknown> | undefined): Paged<T> => {
-  const next = cursorOf(last);
-  return next === undefined ? { items } : { items, next };
+/** The log's start key after `gsk` (`<createdAt>#<deliveryId>`): the base table's key follows from it. */
+const deliveryStartKey = (gpk: string, gsk: string): Record<string, string> => {
+  const id = gsk.slice(gsk.lastIndexOf('#') + 1);
+  return { gpk, gsk, pk: gpk, sk: id === '' ? gsk : id };
 };
 
 const toDestination = (item: Record<string, unknown>): Destination => ({
@@ -87,11 +84,11 @@ export class DynamoNotificationStore implements NotificationStore {
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': pk },
         Limit: page.limit,
-        ExclusiveStartKey: keyOfCursor(page.after, { name: 'pk', value: pk }),
+        ...(page.after === undefined ? {} : { ExclusiveStartKey: { pk, sk: sortKeyOf(page.after) } }),
         ConsistentRead: true,
       }),
     );
-    return paged((out.Items ?? []).map(toDestination), out.LastEvaluatedKey);
+    return paged((out.Items ?? []).map(toDestination), out.LastEvaluatedKey, 'sk');
   }
 
   async allDestinations(orgId: string): Promise<readonly Destination[]> {
@@ -158,9 +155,9 @@ export class DynamoNotificationStore implements NotificationStore {
         ExpressionAttributeValues: { ':gpk': gpk },
         ScanIndexForward: false,
         Limit: page.limit,
-        ExclusiveStartKey: keyOfCursor(page.after, { name: 'gpk', value: gpk }),
+        ...(page.after === undefined ? {} : { ExclusiveStartKey: deliveryStartKey(gpk, sortKeyOf(page.after)) }),
       }),
     );
-    return paged((out.Items ?? []).map(toDelivery), out.LastEvaluatedKey);
+    return paged((out.Items ?? []).map(toDelivery), out.LastEvaluatedKey, 'gsk');
   }
 }

@@ -77,6 +77,9 @@ export const WebhookDelivery = z
 
 export const WebhookDeliveries = z.object({ deliveries: z.array(WebhookDelivery), next: z.string().optional() }).openapi('WebhookDeliveries');
 
+/** A page cursor: base64url, at most 1,300 characters (a sort key of at most 975 bytes). */
+const CURSOR_PATTERN = /^[A-Za-z0-9_-]{2,1300}$/;
+
 /** Largest page. */
 const MAX_PAGE = 100;
 const DEFAULT_PAGE = 20;
@@ -85,7 +88,7 @@ const DEFAULT_PAGE = 20;
 export const WebhookPageQuery = z
   .object({
     limit: z.int().min(1).max(MAX_PAGE).optional().openapi({ description: `default ${DEFAULT_PAGE}` }),
-    after: z.string().min(1).max(2_000).optional().openapi({ description: "the previous page's `next`" }),
+    after: z.string().regex(CURSOR_PATTERN).optional().openapi({ description: "the previous page's `next`" }),
   })
   .openapi('WebhookPageQuery');
 
@@ -98,7 +101,7 @@ export const parseWebhookPage = (params: Readonly<Record<string, string | undefi
     if (!/^\d{1,4}$/.test(params.limit) || Number(params.limit) < 1 || Number(params.limit) > MAX_PAGE) throw new ValidationError(`limit: must be a whole number from 1 to ${MAX_PAGE}`);
     limit = Number(params.limit);
   }
-  if (params.after !== undefined && (params.after === '' || params.after.length > 2_000)) throw new ValidationError('after: not a cursor this listing gave');
+  if (params.after !== undefined && !CURSOR_PATTERN.test(params.after)) throw new ValidationError("after: must be a page's `next` (2 to 1,300 base64url characters)");
   return { limit, ...(params.after === undefined ? {} : { after: params.after }) };
 };
 

@@ -28,6 +28,8 @@ import type {
   SearchResults,
   TableDescription,
   TableSummary,
+  Webhook,
+  WebhookDelivery,
 } from './types.ts';
 
 export type { Credentials };
@@ -64,7 +66,7 @@ const namespacePath = (namespace: string): string => `/api/v1/namespaces/${encod
 
 /** The API as one signed-in caller. */
 export const createApiClient = (credentials: Credentials) => {
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, options: CallOptions = {}): Promise<T> => {
+  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, options: CallOptions = {}): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (credentials.kind === 'key') headers.authorization = `Bearer ${credentials.apiKey}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -120,6 +122,17 @@ export const createApiClient = (credentials: Credentials) => {
       call<DatasetVersions>('GET', `${namespacePath(namespace)}/datasets/${encodeURIComponent(dataset)}/versions${query({ ...page })}`, undefined, options),
     /** `GET /api/v1/lineage-runs/{runId}`: a run with its events merged, its parent and children. */
     lineageRun: (runId: string, options?: CallOptions) => call<LineageRun>('GET', `/api/v1/lineage-runs/${encodeURIComponent(runId)}`, undefined, options),
+    /** `GET /api/v1/webhooks`: the org's alert destinations (never their secrets). */
+    webhooks: (options?: CallOptions) => call<{ webhooks: Webhook[]; next?: string }>('GET', '/api/v1/webhooks?limit=100', undefined, options),
+    /** `POST /api/v1/webhooks`: answers the signing secret, this once. */
+    createWebhook: (request: { url: string; kind: 'webhook' | 'slack'; description?: string }, options?: CallOptions) =>
+      call<Webhook & { secret: string }>('POST', '/api/v1/webhooks', request, options),
+    /** `DELETE /api/v1/webhooks/{id}`. */
+    deleteWebhook: (id: string, options?: CallOptions) => call<Webhook>('DELETE', `/api/v1/webhooks/${encodeURIComponent(id)}`, undefined, options),
+    /** `POST /api/v1/webhooks/{id}/test`: queues a test delivery. */
+    testWebhook: (id: string, options?: CallOptions) => call<WebhookDelivery>('POST', `/api/v1/webhooks/${encodeURIComponent(id)}/test`, undefined, options),
+    /** `GET /api/v1/webhooks/{id}/deliveries`: the delivery log, newest first. */
+    webhookDeliveries: (id: string, options?: CallOptions) => call<{ deliveries: WebhookDelivery[]; next?: string }>('GET', `/api/v1/webhooks/${encodeURIComponent(id)}/deliveries?limit=50`, undefined, options),
   };
 };
 

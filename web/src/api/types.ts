@@ -16,6 +16,7 @@ import type {
   UnifiedQueryResponse,
 } from '../../../functions/shared/schemas/query.ts';
 import type { TabularResult as TabularResultSchema } from '../../../functions/shared/schemas/common.ts';
+import type { Webhook as WebhookSchema, WebhookDelivery as WebhookDeliverySchema } from '../../../functions/shared/schemas/notifications.ts';
 import type {
   ColumnLineage as ColumnLineageSchema,
   ColumnLineageQuery,
@@ -100,3 +101,8 @@ export type DatasetVersions = z.infer<typeof DatasetVersionsSchema>;
 export type LineageRun = z.infer<typeof LineageRunSchema>;
 /** A lineage run's state (`NEW`, `RUNNING`, `COMPLETED`, `ABORTED`, `FAILED`). */
 export type LineageRunState = JobRun['state'];
+
+/** An alert destination (`/api/v1/webhooks`). */
+export type Webhook = z.infer<typeof WebhookSchema>;
+/** One entry of a webhook's delivery log. */
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

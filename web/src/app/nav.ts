@@ -19,4 +19,5 @@ export const NAV: readonly NavEntry[] = [
   { path: '/events', label: 'Events', title: 'The OpenLineage events lakeline received' },
   { path: '/tables', label: 'Tables', title: 'The lake\'s Iceberg tables' },
   { path: '/query', label: 'Query', title: 'Run SQL or a polars script on the lake' },
+  { path: '/webhooks', label: 'Webhooks', title: 'Where alerts are delivered: webhooks and Slack, their delivery logs' },
 ];

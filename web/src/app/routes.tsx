@@ -15,6 +15,7 @@ import { NotFoundPage } from '../pages/not-found.tsx';
 import { SignInPage } from '../pages/sign-in/sign-in-page.tsx';
 import { TablePage } from '../pages/tables/table-page.tsx';
 import { TablesPage } from '../pages/tables/tables-page.tsx';
+import { WebhooksPage } from '../pages/webhooks/webhooks-page.tsx';
 import { Layout } from './layout.tsx';
 
 // The query console carries the editor (CodeMirror): loaded when first opened.
@@ -44,6 +45,7 @@ export const createRouter = () =>
         { path: 'jobs', element: <JobsPage /> },
         { path: 'lineage-runs/:runId', element: <RunPage /> },
         { path: 'datasets', element: <DatasetPage /> },
+        { path: 'webhooks', element: <WebhooksPage /> },
         { path: '*', element: <NotFoundPage /> },
       ],
     },
