@@ -7,6 +7,7 @@
  * Lineage table (blast radii); the API's alert routes get their grants from the route table.
  */
 import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
@@ -16,6 +17,7 @@ import { ALERTS_SUBSCRIBER } from '#domain/alerts/feed-subscriber';
 import { ALERTS_TABLE, LINEAGE_TABLE, ORGS_TABLE } from '#shared/table-definitions';
 import type { LakelineData } from './data.ts';
 import type { LakelineEventFeed } from './event-feed.ts';
+import { acknowledgeWildcardResource } from './nag.ts';
 import { ServiceFunction } from './service-function.ts';
 
 /** Properties of {@link LakelineAlerts}. */
@@ -51,10 +53,13 @@ export class LakelineAlerts extends Construct {
       .bindTable(props.data.table(ORGS_TABLE), 'RO')
       .bindBucket(props.data.blobBucket, 'RO');
     this.failureQueue = props.feed.addSubscriber(ALERTS_SUBSCRIBER, this.consumer).deadLetterQueue;
+    // The scheduler's own role, so the grant it gets (invoking this function) is acknowledged here.
+    const schedulerRole = new iam.Role(this, 'FreshnessSchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
+    acknowledgeWildcardResource(schedulerRole, `${this.consumer.functionArn}:*`, "Invoking the alerts function's versions and aliases (Lambda's grantInvoke): only this function, no other.");
     this.schedule = new scheduler.Schedule(this, 'FreshnessSchedule', {
       schedule: scheduler.ScheduleExpression.rate(props.freshnessEvery ?? Duration.minutes(5)),
       // No `Records` in the payload: the function runs the late-table check. A missed tick is caught by the next.
-      target: new targets.LambdaInvoke(this.consumer, { retryAttempts: 0, input: scheduler.ScheduleTargetInput.fromObject({ lakeline: 'check-freshness' }) }),
+      target: new targets.LambdaInvoke(this.consumer, { role: schedulerRole, retryAttempts: 0, input: scheduler.ScheduleTargetInput.fromObject({ lakeline: 'check-freshness' }) }),
       description: 'lakeline: the late-table check',
     });
   }
