@@ -250,6 +250,11 @@ describe('alerts', () => {
     expect(first.alerts).toHaveLength(2);
     expect(second.alerts.map((a) => a.alertId).some((id) => first.alerts.some((a) => a.alertId === id))).toBe(false);
     expect(second.alerts[0]!.alertId < first.alerts[1]!.alertId).toBe(true);
+    const opened = first.alerts[0]!.openedAt;
+    const inRange = await alertsOf(full, `?from=${encodeURIComponent(opened)}&to=${encodeURIComponent(new Date(Date.parse(opened) + 1).toISOString())}`);
+    expect(inRange.alerts.map((a) => a.alertId)).toContain(first.alerts[0]!.alertId);
+    expect(inRange.alerts.every((a) => a.openedAt === opened)).toBe(true);
+    expect((await alertsOf(full, '?from=2040-01-01T00:00:00Z&to=2039-01-01T00:00:00Z')).alerts).toEqual([]);
     expect((await call(full, 'GET', '/api/v1/alerts?state=BROKEN')).body.error).toMatch(/^state: BROKEN is not one of/);
     expect((await call(full, 'GET', '/api/v1/alerts?from=yesterday')).body.error).toMatch(/^from:/);
     expect((await call(full, 'GET', '/api/v1/alerts?limit=0')).status).toBe(400);

@@ -120,6 +120,8 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
     const lower = filter.from === undefined ? undefined : alertIdFloor(filter.from);
     for (;;) {
       const high = after !== undefined && (upper === undefined || after < upper) ? after : upper;
+      // An empty range (from after to, or a cursor below from): DynamoDB refuses BETWEEN with its bounds reversed.
+      if (high !== undefined && lower !== undefined && high < lower) return { alerts: found, next: null };
       const conditions = ['pk = :pk', ...(high !== undefined && lower !== undefined ? ['sk BETWEEN :lo AND :hi'] : high !== undefined ? ['sk < :hi'] : lower !== undefined ? ['sk >= :lo'] : [])];
       const out = await this.doc.send(
         new QueryCommand({
