@@ -200,11 +200,14 @@ export class LakelineApi extends Construct {
     // rather than the gateway's bare 404: an `ANY` route per path, to one small public function.
     const methodNotAllowed = new ServiceFunction(this, 'MethodNotAllowed', { handlerModule: 'method-not-allowed', memorySize: 128, timeout: Duration.seconds(3), logRetention });
     // Marquez's pre-OpenLineage write paths answer the same way (501, pointing to OpenLineage).
+    // One integration and one API-wide invoke permission serve every such route: per path they cost
+    // two CloudFormation resources each, and the stack must stay within CloudFormation's 500.
+    const notAllowed = new HttpLambdaIntegration('AnyPathIntegration', methodNotAllowed, { scopePermissionToRoute: false });
     for (const path of [...new Set([...routeTable.map((r) => r.path), ...MARQUEZ_LEGACY_PATHS])]) {
       const anyRoute = new apigwv2.HttpRoute(this, `Any${path.replace(/[^A-Za-z0-9]/g, '_')}Route`, {
         httpApi: this.httpApi,
         routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod.ANY),
-        integration: new HttpLambdaIntegration(`Any${path.replace(/[^A-Za-z0-9]/g, '_')}Integration`, methodNotAllowed),
+        integration: notAllowed,
         authorizer: new apigwv2.HttpNoneAuthorizer(),
       });
       acknowledge(anyRoute, 'AwsSolutions-APIG4', `ANY ${path} only answers 405 with the methods the path serves (its own routes carry the authorizer); it reads nothing.`);

@@ -440,7 +440,8 @@ export const PostAlertRule: RouteContract<RuleInput, RawParams, z.infer<typeof A
   summary: 'Add an alert rule scoped to namespaces, jobs or datasets by pattern',
   body: { schema: AlertRuleInput, maxBytes: RULE_MAX_BYTES, read: 'json', parse: (body) => parseAlertRuleInput(body.value) },
   response: AlertRule,
-  errors: [400, 403, 413],
+  // 409: a rule with no scope (the built-in rule already applies everywhere).
+  errors: [400, 403, 409, 413],
 };
 
 /** `PUT /api/v1/alert-rules/{ruleId}`. */
@@ -450,7 +451,8 @@ export const PutAlertRule: RouteContract<RuleInput, RawParams, z.infer<typeof Al
   params: RULE_ID_PARAM,
   body: { schema: AlertRuleInput, maxBytes: RULE_MAX_BYTES, read: 'json', parse: (body) => parseAlertRuleInput(body.value) },
   response: AlertRule,
-  errors: [400, 403, 404, 413],
+  // 409: a scope on a built-in rule, or another kind.
+  errors: [400, 403, 404, 409, 413],
 };
 
 /** `DELETE /api/v1/alert-rules/{ruleId}`. */

@@ -257,6 +257,7 @@ describe('alerts', () => {
     expect((await alertsOf(full, '?from=2040-01-01T00:00:00Z&to=2039-01-01T00:00:00Z')).alerts).toEqual([]);
     expect((await call(full, 'GET', '/api/v1/alerts?state=BROKEN')).body.error).toMatch(/^state: BROKEN is not one of/);
     expect((await call(full, 'GET', '/api/v1/alerts?from=yesterday')).body.error).toMatch(/^from:/);
+    expect((await call(full, 'GET', '/api/v1/alerts?state=open')).status).toBe(400);
     expect((await call(full, 'GET', '/api/v1/alerts?limit=0')).status).toBe(400);
     expect((await call(full, 'GET', '/api/v1/alerts?colour=red')).body.error).toMatch(/^colour: unknown parameter/);
   });
@@ -295,10 +296,12 @@ describe('alert rules', () => {
     expect(othersRules.find((r) => r.ruleId === 'default-odd-run')?.settings).toMatchObject({ minHistory: 5 });
   });
 
-  it('Should refuse a rule body that names no scope, a wrong setting or an unknown kind, with a 400 naming it', async () => {
-    expect((await call(full, 'POST', '/api/v1/alert-rules', { kind: 'RUN_FAILED' })).body.error).toMatch(/^scope:/);
+  it('Should refuse a rule body with a wrong setting or an unknown kind (400), and a scoped rule without scope or a built-in one with a scope (409), naming it', async () => {
+    const unscoped = await call(full, 'POST', '/api/v1/alert-rules', { kind: 'RUN_FAILED' });
+    expect([unscoped.status, unscoped.body.error]).toEqual([409, expect.stringMatching(/^scope:/)]);
     expect((await call(full, 'POST', '/api/v1/alert-rules', { kind: 'ODD_RUN', scope: { jobs: ['x'] }, settings: { threshold: -1 } })).body.error).toMatch(/^settings\.threshold:/);
     expect((await call(full, 'POST', '/api/v1/alert-rules', { kind: 'LOUD', scope: { jobs: ['x'] } })).status).toBe(400);
-    expect((await call(full, 'PUT', '/api/v1/alert-rules/default-run-failed', { kind: 'RUN_FAILED', scope: { jobs: ['x'] } })).body.error).toMatch(/^scope: a built-in rule/);
+    const builtInScoped = await call(full, 'PUT', '/api/v1/alert-rules/default-run-failed', { kind: 'RUN_FAILED', scope: { jobs: ['x'] } });
+    expect([builtInScoped.status, builtInScoped.body.error]).toEqual([409, expect.stringMatching(/^scope: a built-in rule/)]);
   });
 });
