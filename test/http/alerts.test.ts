@@ -296,6 +296,16 @@ describe('alert rules', () => {
     expect(othersRules.find((r) => r.ruleId === 'default-odd-run')?.settings).toMatchObject({ minHistory: 5 });
   });
 
+  it('Should store a setting DynamoDB could not hold as a number (found by the fuzzer: 1e-300 was a 500)', async () => {
+    // Act
+    const created = await call(full, 'POST', '/api/v1/alert-rules', { kind: 'ODD_RUN', scope: { datasets: ['tiny'] }, settings: { threshold: 1e-300 } });
+    // Assess
+    expect(created.status).toBe(200);
+    const listed = AlertRules.parse((await call(full, 'GET', '/api/v1/alert-rules')).body).rules.find((r) => r.ruleId === created.body.ruleId);
+    expect(listed?.settings).toMatchObject({ threshold: 1e-300 });
+    expect((await call(full, 'DELETE', `/api/v1/alert-rules/${String(created.body.ruleId)}`)).status).toBe(200);
+  });
+
   it('Should refuse a rule body with a wrong setting or an unknown kind (400), and a scoped rule without scope or a built-in one with a scope (409), naming it', async () => {
     const unscoped = await call(full, 'POST', '/api/v1/alert-rules', { kind: 'RUN_FAILED' });
     expect([unscoped.status, unscoped.body.error]).toEqual([409, expect.stringMatching(/^scope:/)]);
