@@ -1,8 +1,8 @@
 /**
  * @module check-freshness
- * Scheduled (not an HTTP route): the late-table check of every org (ADR 0052). EventBridge
- * Scheduler runs it every five minutes in AWS (`lib/alerts.ts`); the local stack runs the same
- * function on a timer (`LAKELINE_FRESHNESS_CHECK_MS`). An org whose check fails is logged and
+ * Scheduled (not an HTTP route): the late-table check of every org (ADR 0052). In AWS the alerts
+ * Lambda runs it when EventBridge Scheduler invokes it, every five minutes (`lib/alerts.ts`,
+ * `alerts-consumer.ts`); the local stack runs it on a timer (`LAKELINE_FRESHNESS_CHECK_MS`). An org whose check fails is logged and
  * checked again next time.
  */
 import { alertDeps, platform } from '#composition/index';
@@ -16,7 +16,7 @@ export interface FreshnessReport {
   readonly failed: number;
 }
 
-/** Lambda entry point (the schedule); also called by the local stack's timer. */
+/** The check (the alerts Lambda's scheduled branch; the local stack's timer). */
 export const handler = async (): Promise<FreshnessReport> => {
   const orgs = await platform().orgs.list();
   let late = 0;

@@ -420,22 +420,13 @@ export const GetAlert: RouteContract<undefined, RawParams, z.infer<typeof Alert>
   errors: [400, 404],
 };
 
-/** `POST /api/v1/alerts/{alertId}/acknowledge`. */
-export const PostAlertAcknowledge: RouteContract<undefined, RawParams, z.infer<typeof Alert>> = {
-  id: 'PostAlertAcknowledge',
-  summary: 'Acknowledge an alert (again: no change; a resolved alert: 409)',
-  params: ALERT_ID_PARAM,
+/** `POST /api/v1/alerts/{alertId}/acknowledge` and `…/resolve`. */
+export const PostAlertAction: RouteContract<undefined, RawParams, z.infer<typeof Alert>> = {
+  id: 'PostAlertAction',
+  summary: 'Acknowledge or resolve an alert (again: no change; acknowledging a resolved alert: 409); a resolved alert’s next signal opens a new one',
+  params: { ...ALERT_ID_PARAM, action: z.enum(['acknowledge', 'resolve']).openapi({ description: '`acknowledge` or `resolve`' }) },
   response: Alert,
   errors: [400, 403, 404, 409],
-};
-
-/** `POST /api/v1/alerts/{alertId}/resolve`. */
-export const PostAlertResolve: RouteContract<undefined, RawParams, z.infer<typeof Alert>> = {
-  id: 'PostAlertResolve',
-  summary: 'Resolve an alert (again: no change); the next signal opens a new one',
-  params: ALERT_ID_PARAM,
-  response: Alert,
-  errors: [400, 403, 404],
 };
 
 /** `GET /api/v1/alert-rules`. */
@@ -452,16 +443,8 @@ export const PostAlertRule: RouteContract<RuleInput, RawParams, z.infer<typeof A
   summary: 'Add an alert rule scoped to namespaces, jobs or datasets by pattern',
   body: { schema: AlertRuleInput, maxBytes: RULE_MAX_BYTES, read: 'json', parse: (body) => parseAlertRuleInput(body.value) },
   response: AlertRule,
-  errors: [400, 403, 413],
-};
-
-/** `GET /api/v1/alert-rules/{ruleId}`. */
-export const GetAlertRule: RouteContract<undefined, RawParams, z.infer<typeof AlertRule>> = {
-  id: 'GetAlertRule',
-  summary: 'An alert rule',
-  params: RULE_ID_PARAM,
-  response: AlertRule,
-  errors: [400, 404],
+  // 409: a rule with no scope (the built-in rule already applies everywhere).
+  errors: [400, 403, 409, 413],
 };
 
 /** `PUT /api/v1/alert-rules/{ruleId}`. */
@@ -471,7 +454,8 @@ export const PutAlertRule: RouteContract<RuleInput, RawParams, z.infer<typeof Al
   params: RULE_ID_PARAM,
   body: { schema: AlertRuleInput, maxBytes: RULE_MAX_BYTES, read: 'json', parse: (body) => parseAlertRuleInput(body.value) },
   response: AlertRule,
-  errors: [400, 403, 404, 413],
+  // 409: a scope on a built-in rule, or another kind.
+  errors: [400, 403, 404, 409, 413],
 };
 
 /** `DELETE /api/v1/alert-rules/{ruleId}`. */
@@ -594,11 +578,9 @@ export const CONTRACTS: { readonly [K in RouteId]: RouteContract<unknown, unknow
   GetHealth,
   ListAlerts,
   GetAlert,
-  PostAlertAcknowledge,
-  PostAlertResolve,
+  PostAlertAction,
   ListAlertRules,
   PostAlertRule,
-  GetAlertRule,
   PutAlertRule,
   DeleteAlertRule,
   PostMcp,

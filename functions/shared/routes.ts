@@ -57,11 +57,9 @@ export type RouteId =
   | 'GetHealth'
   | 'ListAlerts'
   | 'GetAlert'
-  | 'PostAlertAcknowledge'
-  | 'PostAlertResolve'
+  | 'PostAlertAction'
   | 'ListAlertRules'
   | 'PostAlertRule'
-  | 'GetAlertRule'
   | 'PutAlertRule'
   | 'DeleteAlertRule'
   | 'PostMcp'
@@ -184,11 +182,10 @@ function alertRoutes(): RouteDefinition[] {
   return [
     route('ListAlerts', 'GET', '/api/v1/alerts', 'list-alerts', [alertsRead], false),
     route('GetAlert', 'GET', '/api/v1/alerts/{alertId}', 'get-alert', [alertsRead, lineageRead], false),
-    route('PostAlertAcknowledge', 'POST', '/api/v1/alerts/{alertId}/acknowledge', 'post-alert-acknowledge', [alertsWrite, lineageRead], true),
-    route('PostAlertResolve', 'POST', '/api/v1/alerts/{alertId}/resolve', 'post-alert-resolve', [alertsWrite, lineageRead], true),
+    // `…/acknowledge` and `…/resolve` as one route: a function fewer in a stack near CloudFormation's 500 resources.
+    route('PostAlertAction', 'POST', '/api/v1/alerts/{alertId}/{action}', 'post-alert-action', [alertsWrite, lineageRead], true),
     route('ListAlertRules', 'GET', '/api/v1/alert-rules', 'list-alert-rules', [alertsRead], false),
     route('PostAlertRule', 'POST', '/api/v1/alert-rules', 'post-alert-rule', [alertsWrite], true),
-    route('GetAlertRule', 'GET', '/api/v1/alert-rules/{ruleId}', 'get-alert-rule', [alertsRead], false),
     route('PutAlertRule', 'PUT', '/api/v1/alert-rules/{ruleId}', 'put-alert-rule', [alertsWrite], true),
     route('DeleteAlertRule', 'DELETE', '/api/v1/alert-rules/{ruleId}', 'delete-alert-rule', [alertsWrite], true),
   ];

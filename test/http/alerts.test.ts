@@ -155,6 +155,7 @@ describe('alerts', () => {
     const resolved = Alert.parse((await call(full, 'POST', `/api/v1/alerts/${id}/resolve`)).body);
     expect(resolved).toMatchObject({ state: 'RESOLVED', resolution: 'BY_USER', sequence: 3 });
     expect((await call(full, 'POST', `/api/v1/alerts/${id}/acknowledge`)).status).toBe(409);
+    expect((await call(full, 'POST', `/api/v1/alerts/${id}/snooze`)).body.error).toBe('action: snooze is not one of acknowledge, resolve');
     expect(notices().filter((n) => n.alertId === id).map((n) => n.transition)).toEqual(['OPENED', 'ACKNOWLEDGED', 'RESOLVED']);
   });
 
@@ -249,8 +250,14 @@ describe('alerts', () => {
     expect(first.alerts).toHaveLength(2);
     expect(second.alerts.map((a) => a.alertId).some((id) => first.alerts.some((a) => a.alertId === id))).toBe(false);
     expect(second.alerts[0]!.alertId < first.alerts[1]!.alertId).toBe(true);
+    const opened = first.alerts[0]!.openedAt;
+    const inRange = await alertsOf(full, `?from=${encodeURIComponent(opened)}&to=${encodeURIComponent(new Date(Date.parse(opened) + 1).toISOString())}`);
+    expect(inRange.alerts.map((a) => a.alertId)).toContain(first.alerts[0]!.alertId);
+    expect(inRange.alerts.every((a) => a.openedAt === opened)).toBe(true);
+    expect((await alertsOf(full, '?from=2040-01-01T00:00:00Z&to=2039-01-01T00:00:00Z')).alerts).toEqual([]);
     expect((await call(full, 'GET', '/api/v1/alerts?state=BROKEN')).body.error).toMatch(/^state: BROKEN is not one of/);
     expect((await call(full, 'GET', '/api/v1/alerts?from=yesterday')).body.error).toMatch(/^from:/);
+    expect((await call(full, 'GET', '/api/v1/alerts?state=open')).status).toBe(400);
     expect((await call(full, 'GET', '/api/v1/alerts?limit=0')).status).toBe(400);
     expect((await call(full, 'GET', '/api/v1/alerts?colour=red')).body.error).toMatch(/^colour: unknown parameter/);
   });
@@ -285,13 +292,26 @@ describe('alert rules', () => {
     expect((await call(readOnly, 'DELETE', `/api/v1/alert-rules/${rule.ruleId}`)).status).toBe(403);
     const left = await call(full, 'DELETE', `/api/v1/alert-rules/${rule.ruleId}`);
     expect(AlertRules.parse(left.body).rules.map((r) => r.ruleId)).not.toContain(rule.ruleId);
-    expect((await call(other, 'GET', '/api/v1/alert-rules/default-odd-run')).body.settings?.minHistory).toBe(5);
+    const othersRules = AlertRules.parse((await call(other, 'GET', '/api/v1/alert-rules')).body).rules;
+    expect(othersRules.find((r) => r.ruleId === 'default-odd-run')?.settings).toMatchObject({ minHistory: 5 });
   });
 
-  it('Should refuse a rule body that names no scope, a wrong setting or an unknown kind, with a 400 naming it', async () => {
-    expect((await call(full, 'POST', '/api/v1/alert-rules', { kind: 'RUN_FAILED' })).body.error).toMatch(/^scope:/);
+  it('Should store a setting DynamoDB could not hold as a number (found by the fuzzer: 1e-300 was a 500)', async () => {
+    // Act
+    const created = await call(full, 'POST', '/api/v1/alert-rules', { kind: 'ODD_RUN', scope: { datasets: ['tiny'] }, settings: { threshold: 1e-300 } });
+    // Assess
+    expect(created.status).toBe(200);
+    const listed = AlertRules.parse((await call(full, 'GET', '/api/v1/alert-rules')).body).rules.find((r) => r.ruleId === created.body.ruleId);
+    expect(listed?.settings).toMatchObject({ threshold: 1e-300 });
+    expect((await call(full, 'DELETE', `/api/v1/alert-rules/${String(created.body.ruleId)}`)).status).toBe(200);
+  });
+
+  it('Should refuse a rule body with a wrong setting or an unknown kind (400), and a scoped rule without scope or a built-in one with a scope (409), naming it', async () => {
+    const unscoped = await call(full, 'POST', '/api/v1/alert-rules', { kind: 'RUN_FAILED' });
+    expect([unscoped.status, unscoped.body.error]).toEqual([409, expect.stringMatching(/^scope:/)]);
     expect((await call(full, 'POST', '/api/v1/alert-rules', { kind: 'ODD_RUN', scope: { jobs: ['x'] }, settings: { threshold: -1 } })).body.error).toMatch(/^settings\.threshold:/);
     expect((await call(full, 'POST', '/api/v1/alert-rules', { kind: 'LOUD', scope: { jobs: ['x'] } })).status).toBe(400);
-    expect((await call(full, 'PUT', '/api/v1/alert-rules/default-run-failed', { kind: 'RUN_FAILED', scope: { jobs: ['x'] } })).body.error).toMatch(/^scope: a built-in rule/);
+    const builtInScoped = await call(full, 'PUT', '/api/v1/alert-rules/default-run-failed', { kind: 'RUN_FAILED', scope: { jobs: ['x'] } });
+    expect([builtInScoped.status, builtInScoped.body.error]).toEqual([409, expect.stringMatching(/^scope: a built-in rule/)]);
   });
 });

@@ -14,7 +14,9 @@
  * | `<org>#WRITES` | dataset key | a dataset's recent write times, with its name |
  *
  * Alerts are few (one open per job or dataset and signal), so an org's alerts in one partition
- * stay far below a partition's throughput; listing reads it newest first and filters.
+ * stay far below a partition's throughput; listing reads it newest first and filters. Alerts,
+ * rules and figures are stored as JSON text: their numbers come from events and requests, and
+ * DynamoDB refuses numbers outside its range (1e-130 to 1e126) that JSON carries.
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -55,12 +57,12 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
 
   async get(orgId: string, alertId: string): Promise<Alert | undefined> {
     const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: `${orgId}#ALERTS`, sk: alertId }, ConsistentRead: true }));
-    return out.Item ? (out.Item.alert as Alert) : undefined;
+    return out.Item ? (JSON.parse(out.Item.alert as string) as Alert) : undefined;
   }
 
   async create(alert: Alert): Promise<boolean> {
     try {
-      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `${alert.orgId}#ALERTS`, sk: alert.alertId, sequence: alert.sequence, alert }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `${alert.orgId}#ALERTS`, sk: alert.alertId, sequence: alert.sequence, alert: JSON.stringify(alert) }, ConditionExpression: 'attribute_not_exists(pk)' }));
       return true;
     } catch (err) {
       if (isConditionFailure(err)) return false;
@@ -73,7 +75,7 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { pk: `${alert.orgId}#ALERTS`, sk: alert.alertId, sequence: alert.sequence, alert },
+          Item: { pk: `${alert.orgId}#ALERTS`, sk: alert.alertId, sequence: alert.sequence, alert: JSON.stringify(alert) },
           ConditionExpression: '#s = :s',
           ExpressionAttributeNames: { '#s': 'sequence' },
           ExpressionAttributeValues: { ':s': expectedSequence },
@@ -120,6 +122,8 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
     const lower = filter.from === undefined ? undefined : alertIdFloor(filter.from);
     for (;;) {
       const high = after !== undefined && (upper === undefined || after < upper) ? after : upper;
+      // An empty range (from after to, or a cursor below from): DynamoDB refuses BETWEEN with its bounds reversed.
+      if (high !== undefined && lower !== undefined && high < lower) return { alerts: found, next: null };
       const conditions = ['pk = :pk', ...(high !== undefined && lower !== undefined ? ['sk BETWEEN :lo AND :hi'] : high !== undefined ? ['sk < :hi'] : lower !== undefined ? ['sk >= :lo'] : [])];
       const out = await this.doc.send(
         new QueryCommand({
@@ -132,7 +136,7 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
       );
       const items = (out.Items ?? []).filter((item) => item.sk !== after);
       for (const item of items) {
-        const alert = item.alert as Alert;
+        const alert = JSON.parse(item.alert as string) as Alert;
         after = alert.alertId;
         if (!matches(alert, filter)) continue;
         found.push(alert);
@@ -149,14 +153,14 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.doc.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `${orgId}#RULES` }, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
-      for (const item of out.Items ?? []) rules.push(item.rule as AlertRule);
+      for (const item of out.Items ?? []) rules.push(JSON.parse(item.rule as string) as AlertRule);
       start = out.LastEvaluatedKey;
     } while (start);
     return rules;
   }
 
   async putRule(orgId: string, rule: AlertRule): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `${orgId}#RULES`, sk: rule.ruleId, rule } }));
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `${orgId}#RULES`, sk: rule.ruleId, rule: JSON.stringify(rule) } }));
   }
 
   async deleteRule(orgId: string, ruleId: string): Promise<boolean> {
@@ -190,11 +194,11 @@ export class DynamoAlertStore implements AlertStore, AlertMemory {
 
   async jobFigures(orgId: string, jobKey: string): Promise<readonly RunFigures[]> {
     const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: `${orgId}#FIGURES`, sk: jobKey }, ConsistentRead: true }));
-    return (out.Item?.figures as RunFigures[] | undefined) ?? [];
+    return typeof out.Item?.figures === 'string' ? (JSON.parse(out.Item.figures) as RunFigures[]) : [];
   }
 
   async putJobFigures(orgId: string, jobKey: string, figures: readonly RunFigures[]): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `${orgId}#FIGURES`, sk: jobKey, figures } }));
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `${orgId}#FIGURES`, sk: jobKey, figures: JSON.stringify(figures) } }));
   }
 
   async datasetWrites(orgId: string, dataset: { namespace: string; name: string }): Promise<readonly string[]> {

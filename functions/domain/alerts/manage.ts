@@ -3,7 +3,7 @@
  * The alert API's use cases: listing, reading, acknowledging and resolving an org's alerts, and
  * its rules as resources (the built-in ones always listed, tunable, not deletable).
  */
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
 import type { AlertDeps } from './deps.ts';
 import { actOn, type PersonAction } from './lifecycle.ts';
 import type { AlertFilter, AlertPage } from './ports.ts';
@@ -69,8 +69,9 @@ export const getRule = async (deps: Pick<AlertDeps, 'rules'>, orgId: string, rul
 const emptyScope = (scope: RuleScope): boolean => scope.namespaces.length + scope.jobs.length + scope.datasets.length === 0;
 
 const ruleFrom = (ruleId: string, input: RuleInput, builtIn: boolean, at: string): AlertRule => {
-  if (builtIn && !emptyScope(input.scope)) throw new ValidationError(`scope: a built-in rule applies everywhere; add a rule of kind ${input.kind} with this scope instead`);
-  if (!builtIn && emptyScope(input.scope)) throw new ValidationError(`scope: give at least one namespace, job or dataset pattern (the built-in rule ${builtInRuleId(input.kind)} applies everywhere)`);
+  // 409, not 400: the body is well formed; it conflicts with what the rule is (built in, or not).
+  if (builtIn && !emptyScope(input.scope)) throw new ConflictError(`scope: a built-in rule applies everywhere; add a rule of kind ${input.kind} with this scope instead`);
+  if (!builtIn && emptyScope(input.scope)) throw new ConflictError(`scope: give at least one namespace, job or dataset pattern (the built-in rule ${builtInRuleId(input.kind)} applies everywhere)`);
   const base = builtInRule(input.kind);
   return { ...base, ruleId, enabled: input.enabled, scope: input.scope, settings: { ...base.settings, ...input.settings }, builtIn, updatedAt: at } as AlertRule;
 };
@@ -82,10 +83,10 @@ export const createRule = async (deps: Pick<AlertDeps, 'rules' | 'clock'>, orgId
   return rule;
 };
 
-/** Replaces a rule (a built-in one keeps its kind and its empty scope). @throws {NotFoundError} @throws {ValidationError} */
+/** Replaces a rule (a built-in one keeps its kind and its empty scope). @throws {NotFoundError} @throws {ConflictError} */
 export const replaceRule = async (deps: Pick<AlertDeps, 'rules' | 'clock'>, orgId: string, ruleId: string, input: RuleInput): Promise<AlertRule> => {
   const current = await getRule(deps, orgId, ruleId);
-  if (current.kind !== input.kind) throw new ValidationError(`kind: rule ${ruleId} is of kind ${current.kind}; a rule's kind does not change`);
+  if (current.kind !== input.kind) throw new ConflictError(`kind: rule ${ruleId} is of kind ${current.kind}; a rule's kind does not change`);
   const rule = ruleFrom(ruleId, input, current.builtIn, deps.clock.now().toISOString());
   await deps.rules.put(orgId, rule);
   return rule;

@@ -4,7 +4,9 @@
  * alert rules as resources.
  */
 import { ValidationError } from '#domain/errors';
-import { MAX_NAME_CHARS } from '#domain/input-limits';
+import { MAX_NAME_CHARS, MAX_TIME_CHARS } from '#domain/input-limits';
+import { parseAsOf } from '#domain/lineage-graph/params';
+import { EVENT_TIME_PATTERN } from './event-time-pattern.ts';
 import type { AlertListQuery, RuleInput } from '#domain/alerts/manage';
 import { z } from './zod.ts';
 
@@ -76,52 +78,46 @@ export const AlertList = z.strictObject({ alerts: z.array(AlertSummary), next: z
 
 const MAX_ALERTS_PAGE = 200;
 const DEFAULT_ALERTS_PAGE = 50;
-const listOf = (values: readonly string[]) =>
-  z
-    .string()
-    .max(200)
-    .openapi({ description: `one or more of ${values.join(', ')}, comma-separated` });
-const ISO_TIME = z.string().max(64).openapi({ description: 'ISO 8601 time' });
+/** A comma-separated list of enum values, as a pattern the document states and the parser holds to. */
+const listPattern = (values: readonly string[]): string => `^(?:${values.join('|')})(?:,(?:${values.join('|')}))*$`;
+const TIME = z
+  .string()
+  .max(MAX_TIME_CHARS)
+  .regex(new RegExp(EVENT_TIME_PATTERN))
+  .openapi({ description: 'an RFC 3339 date-time (no zone: UTC)', example: '2030-01-31T12:00:00Z' });
 
 /** The listing's query string. */
 export const AlertsQuery = z
   .strictObject({
-    state: listOf(STATE.options).optional(),
-    kind: listOf(KIND.options).optional(),
+    state: z.string().regex(new RegExp(listPattern(STATE.options))).optional().openapi({ description: `one or more of ${STATE.options.join(', ')}, comma-separated` }),
+    kind: z.string().regex(new RegExp(listPattern(KIND.options))).optional().openapi({ description: `one or more of ${KIND.options.join(', ')}, comma-separated` }),
     namespace: z.string().min(1).max(MAX_NAME_CHARS).optional(),
-    from: ISO_TIME.optional().openapi({ description: 'opened at or after (ISO 8601)' }),
-    to: ISO_TIME.optional().openapi({ description: 'opened before (ISO 8601)' }),
-    limit: z.string().regex(/^\d+$/).optional().openapi({ description: `1–${MAX_ALERTS_PAGE}, default ${DEFAULT_ALERTS_PAGE}` }),
-    cursor: z.string().min(1).max(512).optional().openapi({ description: 'the `next` of the previous page' }),
+    from: TIME.optional().openapi({ description: 'opened at or after' }),
+    to: TIME.optional().openapi({ description: 'opened before' }),
+    limit: z.int().min(1).max(MAX_ALERTS_PAGE).optional().openapi({ description: `default ${DEFAULT_ALERTS_PAGE}` }),
+    cursor: z.string().regex(/^[A-Za-z0-9_-]{1,512}$/).optional().openapi({ description: 'the `next` of the previous page' }),
   })
   .openapi('AlertsQuery');
 
 const parseList = <T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T[] | undefined => {
   if (raw === undefined) return undefined;
-  const values = raw.split(',').map((v) => v.trim().toUpperCase());
+  const values = raw.split(',');
   for (const v of values) if (!allowed.includes(v as T)) throw new ValidationError(`${name}: ${v || '(empty)'} is not one of ${allowed.join(', ')}`);
   return values as T[];
-};
-
-const parseTime = (name: string, raw: string | undefined): string | undefined => {
-  if (raw === undefined) return undefined;
-  const at = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(at)) throw new ValidationError(`${name}: ${raw} is not an ISO 8601 time`);
-  return new Date(at).toISOString();
 };
 
 /** Reads the listing's query string; a 400 names the parameter at fault. */
 export const parseAlertsQuery = (params: Readonly<Record<string, string | undefined>>): AlertListQuery => {
   const unknown = Object.keys(params).filter((k) => !(k in AlertsQuery.shape));
   if (unknown.length > 0) throw new ValidationError(`${unknown[0]}: unknown parameter (expected ${Object.keys(AlertsQuery.shape).join(', ')})`);
-  const limit = params.limit === undefined ? DEFAULT_ALERTS_PAGE : Number(params.limit);
+  const limit = params.limit === undefined ? DEFAULT_ALERTS_PAGE : /^\d+$/.test(params.limit) ? Number(params.limit) : NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ALERTS_PAGE) throw new ValidationError(`limit: must be an integer between 1 and ${MAX_ALERTS_PAGE}`);
   if (params.namespace !== undefined && (params.namespace === '' || params.namespace.length > MAX_NAME_CHARS)) throw new ValidationError(`namespace: must be 1 to ${MAX_NAME_CHARS} characters`);
-  if (params.cursor !== undefined && (params.cursor === '' || params.cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(params.cursor))) throw new ValidationError('cursor: not a cursor this listing gave');
+  if (params.cursor !== undefined && !/^[A-Za-z0-9_-]{1,512}$/.test(params.cursor)) throw new ValidationError('cursor: not a cursor this listing gave');
   const states = parseList('state', params.state, STATE.options);
   const kinds = parseList('kind', params.kind, KIND.options);
-  const from = parseTime('from', params.from);
-  const to = parseTime('to', params.to);
+  const from = params.from === undefined ? undefined : parseAsOf(params.from, 'from');
+  const to = params.to === undefined ? undefined : parseAsOf(params.to, 'to');
   return {
     limit,
     ...(states ? { states } : {}),
