@@ -15,6 +15,7 @@ import { LakelineEventFeed, type LakelineEventFeedProps } from './event-feed.ts'
 import { LakelineNotifications, type LakelineNotificationsProps } from './notifications.ts';
 import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
 import { LakelineAlerts } from './alerts.ts';
+import { NOTIFICATIONS_TABLE } from '#shared/table-definitions';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
 import { SandboxNetwork, type SandboxNetworkProps } from './sandbox-network.ts';
@@ -120,6 +121,9 @@ export class LakelineStack extends Stack {
       return fn ? [fn] : [];
     });
     this.notifications = new LakelineNotifications(this, 'Notifications', { ...props.notifications, data: this.data, senders: deliverySenders });
+    // Alert evaluation (and its late-table check, the same function) notifies the org's destinations.
+    this.alerts.consumer.bindTable(this.data.table(NOTIFICATIONS_TABLE), 'RW');
+    this.notifications.grantEnqueue(this.alerts.consumer);
     this.console = new LakelineConsole(this, 'Console', { ...props.console, api: this.api, accessLogBucket: this.data.accessLogBucket });
   }
 }

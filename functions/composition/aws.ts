@@ -71,6 +71,7 @@ import {
 import { builtOnFirstUse, lazily, lazilyUntilFailed } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
 import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
+import type { AlertNotifier } from '#domain/notifications/ports';
 import type { AlertPorts, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** A setting the deployment binds only to some functions; reaching for it elsewhere names the variable. */
@@ -165,15 +166,21 @@ export const feed = (config: AwsConfig, groups: FeedGroups): FeedPorts => {
  * Alerts on DynamoDB. The notifier writes each notice to the log until notifications (webhooks,
  * Slack through SQS) take its place; the clock is the machine's.
  */
-export const alerts = (config: AwsConfig): AlertPorts => {
+export const alerts = (config: AwsConfig, notifier: () => AlertNotifier): AlertPorts => {
   const store = lazily(() => new DynamoAlertStore(documents(), tableName(config, ALERTS_TABLE)));
   return builtOnFirstUse<AlertPorts>({
     alerts: store,
     memory: store,
     rules: () => ruleStoreOf(store()),
-    notifier: () => ({
-      notify: async (notice) => logger.info('alert notice', { orgId: notice.orgId, alertId: notice.alertId, kind: notice.kind, transition: notice.transition, sequence: notice.sequence }),
-    }),
+    notifier: () => {
+      const queued = notifier();
+      return {
+        notify: async (notice) => {
+          await queued.notify(notice);
+          logger.info('alert notice', { orgId: notice.orgId, alertId: notice.alertId, kind: notice.kind, transition: notice.transition, sequence: notice.sequence });
+        },
+      };
+    },
     clock: () => systemClock,
   });
 };

@@ -86,7 +86,14 @@ export const feed = /* @__PURE__ */ lazily((): FeedPorts =>
   )(),
 );
 /** Alerts: their store, rules, memory, notifier and clock. */
-export const alerts = /* @__PURE__ */ lazily((): AlertPorts => guardPorts(byProfile(aws.alerts, local.alerts)()));
+export const alerts = /* @__PURE__ */ lazily((): AlertPorts =>
+  guardPorts(
+    byProfile(
+      (c) => aws.alerts(c, alertNotifier),
+      (c) => local.alerts(c, alertNotifier),
+    )(),
+  ),
+);
 /** The alert use cases' ports (the lineage model gives blast radii). */
 export const alertDeps = /* @__PURE__ */ lazily((): AlertDeps => ({ ...alerts(), lineage: lineageGraph().model }));
 /** The Iceberg lake and DuckDB. */

@@ -49,6 +49,7 @@ import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
 import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
+import type { AlertNotifier } from '#domain/notifications/ports';
 import type { AlertPorts, BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
 /** One value per local store endpoint, made on first use and shared by the groups. */
@@ -130,16 +131,26 @@ export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
 };
 
 /**
- * Alerts on the local DynamoDB; each change appended to `<home>/alert-notices.jsonl` until
- * notifications replace the notifier; the clock a file's instant when `LAKELINE_CLOCK_FILE` is set.
+ * Alerts on the local DynamoDB. Each change is queued for the org's destinations (`notifier`, the
+ * notifications' queue) and then appended to `<home>/alert-notices.jsonl`, a log one can follow;
+ * the clock is a file's instant when `LAKELINE_CLOCK_FILE` is set.
  */
-export const alerts = (config: LocalConfig): AlertPorts => {
+export const alerts = (config: LocalConfig, notifier: () => AlertNotifier): AlertPorts => {
   const store = lazily(() => new DynamoAlertStore(documents(config), tableName(config, ALERTS_TABLE)));
   return builtOnFirstUse<AlertPorts>({
     alerts: store,
     memory: store,
     rules: () => ruleStoreOf(store()),
-    notifier: () => new FileAlertNotifier(path.join(config.home, 'alert-notices.jsonl')),
+    notifier: () => {
+      const log = new FileAlertNotifier(path.join(config.home, 'alert-notices.jsonl'));
+      return {
+        // Queued first: the log says a notice went out only once its deliveries are durable.
+        notify: async (notice) => {
+          await notifier().notify(notice);
+          await log.notify(notice);
+        },
+      };
+    },
     clock: () => fileClock(config.alerts.clockFile),
   });
 };

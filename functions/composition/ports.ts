@@ -199,7 +199,7 @@ export interface ProfileRoot<C> {
   bloom(config: C): BloomPorts;
   lineageGraph(config: C, platform: () => PlatformPorts): LineageGraphPorts;
   feed(config: C, groups: FeedGroups): FeedPorts;
-  alerts(config: C): AlertPorts;
+  alerts(config: C, notifier: () => AlertNotifier): AlertPorts;
   notifications(config: C): NotificationPorts;
 }
 

@@ -183,7 +183,8 @@ function alertRoutes(): RouteDefinition[] {
     route('ListAlerts', 'GET', '/api/v1/alerts', 'list-alerts', [alertsRead], false),
     route('GetAlert', 'GET', '/api/v1/alerts/{alertId}', 'get-alert', [alertsRead, lineageRead], false),
     // `…/acknowledge` and `…/resolve` as one route: a function fewer in a stack near CloudFormation's 500 resources.
-    route('PostAlertAction', 'POST', '/api/v1/alerts/{alertId}/{action}', 'post-alert-action', [alertsWrite, lineageRead], true),
+    // Acknowledging or resolving notifies the org's destinations.
+    { ...route('PostAlertAction', 'POST', '/api/v1/alerts/{alertId}/{action}', 'post-alert-action', [alertsWrite, lineageRead, { table: NOTIFICATIONS_TABLE, access: 'RW' }], true), queuesDeliveries: true },
     route('ListAlertRules', 'GET', '/api/v1/alert-rules', 'list-alert-rules', [alertsRead], false),
     route('PostAlertRule', 'POST', '/api/v1/alert-rules', 'post-alert-rule', [alertsWrite], true),
     route('PutAlertRule', 'PUT', '/api/v1/alert-rules/{ruleId}', 'put-alert-rule', [alertsWrite], true),

@@ -16,6 +16,8 @@ import { Alert, AlertList, AlertRule, AlertRules } from '#shared/schemas/alerts'
 import { orgWithKey, storesAt } from '../helpers/stores.ts';
 import { startStackProcess, tempHome, type StackProcess } from '../helpers/local-stack-process.ts';
 import { lakelineJson } from '../helpers/cli.ts';
+import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { Webhook } from 'standardwebhooks';
 import { airflowTaskEvent, dbtTestEvent, ownedDataset, sparkEvent, timedRun } from './alert-payloads.ts';
 
 /** A JSON answer, read loosely: each assertion names what it reads (the contract check has already checked it). */
@@ -26,6 +28,7 @@ let clockFile: string;
 let full: string;
 let readOnly: string;
 let other: string;
+let receiver: WebhookReceiver | undefined;
 
 const call = async (token: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: Answer }> => {
   const response = await fetch(`${stack.baseUrl}${route}`, {
@@ -87,6 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  await receiver?.close();
 });
 
 describe('alerts', () => {
@@ -218,6 +222,43 @@ describe('alerts', () => {
     // Assess
     expect((await until(() => alertOf(full, late.alertId), (a) => a.state === 'RESOLVED', 'the write')).resolution).toBe('TABLE_WRITTEN');
     setClock('2031-01-01T00:00:00Z');
+  });
+
+  it("Should deliver a Spark job's failure to the org's webhook, signed, with the alert, its blast radius and the FAIL event, then its acknowledgement, in order", async () => {
+    // Prepare: a destination on a real receiver, and a job with something downstream.
+    receiver = await startReceiver(200);
+    const created = await call(full, 'POST', '/api/v1/webhooks', { url: receiver.url, alertKinds: ['RUN_FAILED'] });
+    expect(created.status).toBe(200);
+    const secret = String(created.body.secret);
+    const job = `webhook_${randomUUID().slice(0, 8)}.execute_insert_into_hadoop_fs_relation_command`;
+    const raw = { namespace: 's3a://lake', name: '/raw/payments' };
+    const out = ownedDataset('s3a://lake', `/enriched/payments_${job.slice(8, 16)}`, 'payments-team');
+    await send(full, sparkEvent({ eventType: 'COMPLETE', runId: randomUUID(), time: '2030-07-01T01:00:00Z', job, input: raw, output: out }));
+    await send(full, { ...airflowTaskEvent({ eventType: 'COMPLETE', runId: randomUUID(), dagRunId: randomUUID(), time: '2030-07-01T02:00:00Z', dag: 'finance', task: `close_${job.slice(8, 16)}`, outputs: [ownedDataset('postgres://bi:5432', `bi.public.close_${job.slice(8, 16)}`, 'finance')] }), inputs: [{ namespace: 's3a://lake', name: out.name }] });
+    const failing = randomUUID();
+    const fail = sparkEvent({ eventType: 'FAIL', runId: failing, time: '2030-07-02T01:05:00Z', job, input: raw, output: out });
+
+    // Act
+    await send(full, fail);
+    const [opened] = await receiver.waitFor(1, 30_000);
+
+    // Assess: signed as Standard Webhooks says, and carrying what the issue names.
+    const notice = new Webhook(secret).verify(opened?.body ?? '', opened?.headers ?? {}) as { type?: string; data?: Record<string, unknown> } & Record<string, unknown>;
+    const text = JSON.stringify(notice);
+    expect(text).toContain(job);
+    expect(text).toContain('OPENED');
+    expect(text).toContain(failing);
+    expect(text).toContain('payments-team');
+    expect(text).toContain(`close_${job.slice(8, 16)}`);
+    const alertId = (await alertsOf(full, '?kind=RUN_FAILED&state=OPEN')).alerts.find((a) => a.subject.name === job)?.alertId ?? '';
+    expect(text).toContain(alertId);
+
+    // Act: acknowledging notifies too, after the opening.
+    expect((await call(full, 'POST', `/api/v1/alerts/${alertId}/acknowledge`)).status).toBe(200);
+    const [, acknowledged] = await receiver.waitFor(2, 30_000);
+    const second = JSON.stringify(new Webhook(secret).verify(acknowledged?.body ?? '', acknowledged?.headers ?? {}));
+    expect(second).toContain('ACKNOWLEDGED');
+    expect(second).toContain(alertId);
   });
 
   it('Should raise nothing twice when the feed replays every event to the alerts subscriber', async () => {
