@@ -13,6 +13,7 @@ import { LakelineData, type LakelineDataProps } from './data.ts';
 import { LakelineLake, type LakelineLakeProps } from './lake.ts';
 import { LakelineEventFeed, type LakelineEventFeedProps } from './event-feed.ts';
 import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
+import { LakelineLineageTables } from './lineage-tables.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
 import { SandboxNetwork, type SandboxNetworkProps } from './sandbox-network.ts';
@@ -64,6 +65,7 @@ export class LakelineStack extends Stack {
   public readonly console: LakelineConsole;
   public readonly eventFeed: LakelineEventFeed;
   public readonly lineageGraph: LakelineLineageGraph;
+  public readonly lineageTables: LakelineLineageTables;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
@@ -79,6 +81,7 @@ export class LakelineStack extends Stack {
       data: this.data,
       ...(props.api?.routes ? { routes: props.api.routes } : {}),
     });
+    this.lineageTables = new LakelineLineageTables(this, 'LineageTables', { data: this.data, feed: this.eventFeed, lakeWriter: this.lake.lakeWriter });
     this.sandboxNetwork = new SandboxNetwork(this, 'SandboxNetwork', { ...props.sandboxNetwork, bucket: this.warehouse.bucket });
     this.polars = new LakelinePolars(this, 'Polars', {
       ...props.polars,
