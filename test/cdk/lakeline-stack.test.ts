@@ -178,13 +178,13 @@ describe('routes and the authorizer', () => {
 });
 
 describe('functions', () => {
-  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change, the results-expiry and the lineage stream consumer functions, all Node.js 22 on ARM64 with X-Ray', () => {
+  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change, the results-expiry, the lineage stream consumer and the lineage tables export functions, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
     // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
     // The console's deployment handler is aws-cdk-lib's BucketDeployment function (Python; test/cdk/console.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
     // + the 405 answer of methods a path does not serve, and the console's deployment
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 8 + sandboxes.length);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 9 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
     const consoleDeployment = logicalIdOf(stack.console.deploymentFunction);
     for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && id !== consoleDeployment && !sandboxes.includes(id))) {
@@ -291,8 +291,12 @@ describe('IAM least privilege', () => {
     expect(env).toMatchObject({ [KEYS_TABLE.envName]: { Ref: logicalIdOf(stack.data.table(KEYS_TABLE)) }, [ORGS_TABLE.envName]: { Ref: logicalIdOf(stack.data.table(ORGS_TABLE)) }, [SESSION_SECRET_ARN_ENV]: { Ref: secret } });
   });
 
-  it('Should grant the blob bucket to no role but those of routes with blobs and the lineage stream consumer (which reads large events)', () => {
-    const withBlobs = new Set([...ROUTES.filter((r) => r.blobs).map((r) => logicalIdOf(fnOf(r).executionRole)), logicalIdOf(stack.lineageGraph.consumer.executionRole)]);
+  it('Should grant the blob bucket to no role but those of routes with blobs and the feed subscribers (which read large events)', () => {
+    const withBlobs = new Set([
+      ...ROUTES.filter((r) => r.blobs).map((r) => logicalIdOf(fnOf(r).executionRole)),
+      logicalIdOf(stack.lineageGraph.consumer.executionRole),
+      logicalIdOf(stack.lineageTables.consumer.executionRole),
+    ]);
     for (const roleId of Object.keys(template.findResources('AWS::IAM::Role'))) {
       const touches = grantsOfRole(template, roleId).some((g) => g.resource.startsWith(logicalIdOf(stack.data.blobBucket)));
       expect(touches, roleId).toBe(withBlobs.has(roleId));
