@@ -16,6 +16,7 @@ import { LakelineNotifications, type LakelineNotificationsProps } from './notifi
 import { LakelineLineageGraph, type LakelineLineageGraphProps } from './lineage-graph.ts';
 import { LakelineAlerts } from './alerts.ts';
 import { NOTIFICATIONS_TABLE } from '#shared/table-definitions';
+import { LakelineLineageTables } from './lineage-tables.ts';
 import { LakelinePolars, type LakelinePolarsProps } from './polars.ts';
 import { LakelinePolarsFargate, type LakelinePolarsFargateProps } from './polars-fargate.ts';
 import { SandboxNetwork, type SandboxNetworkProps } from './sandbox-network.ts';
@@ -71,6 +72,7 @@ export class LakelineStack extends Stack {
   public readonly lineageGraph: LakelineLineageGraph;
   public readonly alerts: LakelineAlerts;
   public readonly notifications: LakelineNotifications;
+  public readonly lineageTables: LakelineLineageTables;
 
   constructor(scope: Construct, id: string, props: LakelineStackProps = {}) {
     super(scope, id, props);
@@ -87,6 +89,7 @@ export class LakelineStack extends Stack {
       data: this.data,
       ...(props.api?.routes ? { routes: props.api.routes } : {}),
     });
+    this.lineageTables = new LakelineLineageTables(this, 'LineageTables', { data: this.data, feed: this.eventFeed, lakeWriter: this.lake.lakeWriter });
     this.sandboxNetwork = new SandboxNetwork(this, 'SandboxNetwork', { ...props.sandboxNetwork, bucket: this.warehouse.bucket });
     this.polars = new LakelinePolars(this, 'Polars', {
       ...props.polars,

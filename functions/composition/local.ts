@@ -49,6 +49,7 @@ import { SESSION_SECRET_ENV } from './env-names.ts';
 import { builtOnFirstUse, lazily } from './lazy.ts';
 import { feedSubscribers } from './subscribers.ts';
 import { LakeWriterLineageTables } from '#domain/lineage-tables/lake-writer-store';
+import { LINEAGE_TABLES_BATCHING, LINEAGE_TABLES_SUBSCRIBER } from '#domain/lineage-tables/feed-subscriber';
 import type { AlertNotifier } from '#domain/notifications/ports';
 import type { AlertPorts, BloomAvailability, BloomPorts, FeedGroups, FeedPorts, LakePorts, LineageGraphPorts, NotificationPorts, PlatformHooks, PlatformPorts, PolarsPorts, SparkHooks, SparkPorts } from './ports.ts';
 
@@ -114,15 +115,19 @@ export const feed = (config: LocalConfig, groups: FeedGroups): FeedPorts => {
       new InProcessFeed(
         subscribers().map(
           (subscriber) =>
-            new SubscriberQueue({
-              subscriber,
-              feed: events(),
-              watermarks: marks(feedMarkKeys.watermark(subscriber.name)),
-              applied: marks(feedMarkKeys.applied(subscriber.name)),
-              orgIds: async () => (await groups.platform().orgs.list()).map((org) => org.orgId),
-              warn: (message, fields) => logger.warn(message, fields),
-              onApplied: (orgId, events, high) => logApplied(subscriber.name, orgId, events, high),
-            }),
+            new SubscriberQueue(
+              {
+                subscriber,
+                feed: events(),
+                watermarks: marks(feedMarkKeys.watermark(subscriber.name)),
+                applied: marks(feedMarkKeys.applied(subscriber.name)),
+                orgIds: async () => (await groups.platform().orgs.list()).map((org) => org.orgId),
+                warn: (message, fields) => logger.warn(message, fields),
+                onApplied: (orgId, events, high) => logApplied(subscriber.name, orgId, events, high),
+              },
+              // Each lineage tables batch is a commit: events gather first (ADR 0056).
+              subscriber.name === LINEAGE_TABLES_SUBSCRIBER ? LINEAGE_TABLES_BATCHING : {},
+            ),
         ),
       ),
     byKeys: () => (keys) => eventsOf(documents(config), tableName(config, EVENTS_TABLE), eventBlobs(config), keys, true),

@@ -16,7 +16,7 @@ import { fanOut } from '#adapters/aws/feed-fanout';
 import { subscriberLambda } from '#adapters/aws/feed-subscriber-lambda';
 import { createDocumentClient } from '#adapters/dynamodb/clients';
 import { DynamoFeedWatermarks, feedMarkKeys } from '#adapters/dynamodb/lineage-feed-watermarks';
-import { feedQueueEnv } from '#composition/env-names';
+import { feedQueueEnv, LAKE_WRITER_FUNCTION_ENV } from '#composition/env-names';
 import { replayFeed } from '#domain/feed/replay';
 import { EVENTS_TABLE, LINEAGE_TABLE } from '#shared/table-definitions';
 import { localTableName } from '#composition/config';
@@ -53,7 +53,8 @@ beforeAll(async () => {
   queues.alerts = await fifoQueue('alerts');
   const eventsTable = `lakeline-events-${randomUUID().slice(0, 8)}`;
   await createEmulatedTableWithStream(inject('aws'), EVENTS_TABLE, eventsTable);
-  aws = await useAwsProfile(inject('aws'), lake, { [EVENTS_TABLE.envName]: eventsTable, [feedQueueEnv('lineage-model')]: queues['lineage-model'].url });
+  // No lake writer bound: the lineage tables' subscriber (ADR 0056; aws/lineage-tables-aws.test.ts) is then not listed, so the model is the one deployed subscriber here.
+  aws = await useAwsProfile(inject('aws'), lake, { [EVENTS_TABLE.envName]: eventsTable, [feedQueueEnv('lineage-model')]: queues['lineage-model'].url, [LAKE_WRITER_FUNCTION_ENV]: '' });
   // The stream's one reader: the fan-out to both subscribers' queues (the deployed handler sends to the listed subscribers' queues only, here the model's).
   const doc = createDocumentClient(dynamo);
   const head = new DynamoFeedWatermarks(doc, localTableName(LINEAGE_TABLE), feedMarkKeys.head);

@@ -186,13 +186,13 @@ describe('routes and the authorizer', () => {
 });
 
 describe('functions', () => {
-  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change, the results-expiry, the lineage stream consumer the alerts and the alert deliveries functions, all Node.js 22 on ARM64 with X-Ray', () => {
+  it('Should have one function per route plus the authorizer, the 405 answer, the Spark state-change, the results-expiry, the lineage stream consumer, the alerts, the alert deliveries and the lineage tables export functions, all Node.js 22 on ARM64 with X-Ray', () => {
     // The one function that is not Node is the lake writer (Python; test/cdk/lake.test.ts).
     // The polars sandboxes are Python images too (test/cdk/polars.test.ts).
     // The console's deployment handler is aws-cdk-lib's BucketDeployment function (Python; test/cdk/console.test.ts).
     const sandboxes = [...stack.polars.functions.values()].map(logicalIdOf);
-    // + the 405 answer of methods a path does not serve, the console's deployment, the alerts' consumer and the alert deliveries' consumer
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 9 + sandboxes.length);
+    // + the 405 answer of methods a path does not serve, the console's deployment, the alerts' consumer, the alert deliveries' consumer and the lineage tables' consumer
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 11 + sandboxes.length);
     const lakeWriter = logicalIdOf(stack.lake.lakeWriter);
     const consoleDeployment = logicalIdOf(stack.console.deploymentFunction);
     for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id !== lakeWriter && id !== consoleDeployment && !sandboxes.includes(id))) {
@@ -308,6 +308,7 @@ describe('IAM least privilege', () => {
       ...ROUTES.filter((r) => r.blobs).map((r) => logicalIdOf(fnOf(r).executionRole)),
       logicalIdOf(stack.lineageGraph.consumer.executionRole),
       logicalIdOf(stack.alerts.consumer.executionRole),
+      logicalIdOf(stack.lineageTables.consumer.executionRole),
     ]);
     for (const roleId of Object.keys(template.findResources('AWS::IAM::Role'))) {
       const touches = grantsOfRole(template, roleId).some((g) => g.resource.startsWith(logicalIdOf(stack.data.blobBucket)));

@@ -21,15 +21,25 @@ describe('GET /api/v1/health', () => {
     const empty = await health(token);
     // Assess
     expect(empty.status).toBe(200);
-    expect(Health.parse(empty.body)).toEqual({ keyScope: 'full', status: 'ok', feed: { newestStoredAt: null, subscribers: [
-        { subscriber: 'lineage-model', appliedUpTo: null, lagMs: 0 },
-        { subscriber: 'alerts', appliedUpTo: null, lagMs: 0 },
-      ] } });
+    expect(Health.parse(empty.body)).toEqual({
+      keyScope: 'full',
+      status: 'ok',
+      feed: {
+        newestStoredAt: null,
+        subscribers: [
+          { subscriber: 'lineage-model', appliedUpTo: null, lagMs: 0 },
+          { subscriber: 'alerts', appliedUpTo: null, lagMs: 0 },
+          { subscriber: 'lineage-tables', appliedUpTo: null, lagMs: 0 },
+        ],
+      },
+    });
 
-    // Act: one event; the model takes it in within moments (the feed's quiet delay).
+    // Act: one event; the model takes it in within moments (the feed's quiet delay), the lineage
+    // tables within their 10 s gathering and a commit (ADR 0056).
     expect((await api.post(JSON.stringify(runEventJson({ eventType: 'COMPLETE', time: '2030-01-01T00:00:00Z', runId: crypto.randomUUID(), job: 'health_job' })))).status).toBe(200);
     let answer = await health(token);
-    for (let tries = 0; tries < 50 && !(answer.body as { feed: { subscribers: { lagMs: number | null }[] } }).feed.subscribers.every((s) => s.lagMs === 0); tries++) {
+    const caughtUp = (body: unknown) => (body as { feed: { subscribers: { lagMs: number | null }[] } }).feed.subscribers.every((s) => s.lagMs === 0);
+    for (let tries = 0; tries < 300 && !caughtUp(answer.body); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       answer = await health(token);
     }
@@ -40,8 +50,9 @@ describe('GET /api/v1/health', () => {
     expect(body.feed.subscribers).toEqual([
       { subscriber: 'lineage-model', appliedUpTo: body.feed.newestStoredAt, lagMs: 0 },
       { subscriber: 'alerts', appliedUpTo: body.feed.newestStoredAt, lagMs: 0 },
+      { subscriber: 'lineage-tables', appliedUpTo: body.feed.newestStoredAt, lagMs: 0 },
     ]);
-  });
+  }, 90_000);
 
   it('Should refuse a caller without an API key', async () => {
     // Act

@@ -17,8 +17,8 @@ const { start, crash, stopAll } = crashableStacks(home, { LAKELINE_DEMO_DATA: '0
 
 afterAll(stopAll);
 
-/** Acknowledged events (three batch requests): several export commits, so a kill lands between or inside them. */
-const EVENTS = 3_000;
+/** Acknowledged events (seven batch requests): two export batches of at most 5,000, so a kill lands between or inside them. */
+const EVENTS = 7_000;
 const BATCH = 1_000;
 
 /** The lake writer processes of this home (the stack's children; a SIGKILL of the stack leaves them running). */
@@ -49,7 +49,7 @@ describe('killing the stack and its lake writer during the lineage tables export
     const api = lineageApi(first.baseUrl, first.apiKey);
     for (let b = 0; b < EVENTS / BATCH; b++) {
       const events = Array.from({ length: BATCH }, (_, i) =>
-        runEventJson({ eventType: 'COMPLETE', time: `2030-06-0${1 + b}T00:00:00Z`, runId: randomUUID(), job: { namespace: 'crash', name: `job_${b}_${i}` }, inputs: ['crash:source'], outputs: [`crash:t_${b}_${i}`] }),
+        runEventJson({ eventType: 'COMPLETE', time: `2030-06-${String(1 + b).padStart(2, '0')}T00:00:00Z`, runId: randomUUID(), job: { namespace: 'crash', name: `job_${b}_${i}` }, inputs: ['crash:source'], outputs: [`crash:t_${b}_${i}`] }),
       );
       const answer = await api.batch(JSON.stringify(events));
       expect(answer.body).toMatchObject({ summary: { successful: BATCH, failed: 0 } });
@@ -78,5 +78,5 @@ describe('killing the stack and its lake writer during the lineage tables export
     after = await counts(second);
     // Assess
     expect(after).toEqual({ n: EVENTS, ids: EVENTS });
-  }, 400_000);
+  }, 600_000);
 });

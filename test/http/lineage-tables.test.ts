@@ -71,7 +71,8 @@ let freshnessMs: number;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([org('Lineage tables A'), org('Lineage tables B')]);
-  const base = new Date(Date.UTC(2026, 2, 1, 6, 0, 0));
+  // Two days ago: the example queries look back from now.
+  const base = new Date(Math.floor(Date.now() / 1000) * 1000 - 2 * 86_400_000);
   runs = [sparkRun(base), airflowRun(base), dbtRun(base)];
   await send(b, [sparkRun(base, 'other-org')]);
   const acknowledged = Date.now();
@@ -190,6 +191,44 @@ describe('lineage.runs', () => {
     expect(rows).toEqual(
       [...runs].sort((x, y) => (x.job.name < y.job.name ? -1 : 1)).map((run) => ({ job_name: run.job.name, state: run.state, events: 2, last_is_end: true })),
     );
+  });
+});
+
+/** The example queries of docs/reference/lineage-tables.md and the README, as printed there. */
+const FAILURE_RATE = `SELECT job_namespace, job_name, count(*) AS runs,
+       avg(CASE WHEN state = 'FAIL' THEN 1.0 ELSE 0 END) AS failure_rate
+FROM lineage.runs
+WHERE ended_at >= now() - INTERVAL 30 DAY
+GROUP BY ALL ORDER BY failure_rate DESC, runs DESC`;
+const DURATION_TREND = `SELECT date_trunc('day', started_at) AS day, count(*) AS runs,
+       median(duration_ms) / 1000 AS median_s, max(duration_ms) / 1000 AS max_s
+FROM lineage.runs
+WHERE job_name = 'daily_orders' AND state = 'COMPLETE'
+GROUP BY ALL ORDER BY day`;
+const NOT_WRITTEN = `SELECT o.namespace, o.name, max(e.event_time) AS last_written
+FROM lineage.run_events e, unnest(e.outputs) AS t(o)
+WHERE e.event_type = 'COMPLETE'
+GROUP BY ALL
+HAVING max(e.event_time) < now() - INTERVAL 7 DAY
+ORDER BY last_written`;
+
+describe('the example queries', () => {
+  it('Should answer the failure rate per job, the duration trend of a job and the tables not written in N days', async () => {
+    // Act
+    const failure = (await rowsOf(a, FAILURE_RATE)).filter((r) => r.job_namespace !== 'lakeline');
+    const trend = await rowsOf(a, DURATION_TREND.replace("'daily_orders'", "'jaffle_shop.model.jaffle_shop.customers'"));
+    const stale = await rowsOf(a, NOT_WRITTEN.replace('INTERVAL 7 DAY', 'INTERVAL 1 DAY'));
+    const fresh = await rowsOf(a, NOT_WRITTEN);
+    // Assess
+    expect(failure[0]?.job_name).toBe('daily_orders.load_orders');
+    expect(failure.map((r) => [r.job_name, Number(r.failure_rate)]).sort()).toEqual([
+      ['daily_orders.load_orders', 1],
+      ['jaffle_shop.model.jaffle_shop.customers', 0],
+      ['orders_etl.execute_insert_into_hadoop_fs_relation_command.warehouse_daily_orders', 0],
+    ]);
+    expect(trend.map((r) => [Number(r.runs), Number(r.median_s)])).toEqual([[1, 2.25]]);
+    expect(stale.map((r) => r.name).sort()).toEqual(['analytics.public.customers', 'warehouse/daily_orders']);
+    expect(fresh.filter((r) => ['analytics.public.customers', 'warehouse/daily_orders'].includes(String(r.name)))).toEqual([]);
   });
 });
 

@@ -19,6 +19,14 @@ export const LINEAGE_TABLES_SUBSCRIBER = 'lineage-tables';
  */
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
+/**
+ * How the feed should batch for this subscriber: every batch is an Iceberg commit (and a file per
+ * day it touches), so events gather for up to 10 s before one — well inside the 60 s in which an
+ * acknowledged event is a row — and a burst is taken 5,000 at a time. The local queue takes these
+ * as its options; in AWS the queue's batching window does the same (`lib/lineage-tables.ts`).
+ */
+export const LINEAGE_TABLES_BATCHING = { quietDelayMs: 10_000, busyMaxLagMs: 15_000, batchSize: 5_000 } as const;
+
 /** Splits rows, in order, into parts of at most `maxBytes` of JSON (a single larger row goes alone). */
 export const requestParts = (rows: readonly RunEventRow[], maxBytes = MAX_REQUEST_BYTES): RunEventRow[][] => {
   const parts: RunEventRow[][] = [];

@@ -28,6 +28,7 @@ batches change nothing, and a crash between the two commits is repaired by the r
 from __future__ import annotations
 
 import datetime as dt
+import time
 import uuid
 from collections import defaultdict
 from typing import Any
@@ -317,9 +318,12 @@ def lineage_export(request: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(rows, list) or not isinstance(mark, str) or not mark:
         raise CommandError("rows and mark: a list of rows and the batch's highest feed mark are required")
     lake = OrgLake(request["org_id"])
+    started = time.perf_counter()
     appended, new_mark = _with_retries(lake, RUN_EVENTS, lambda t: _append_events(t, rows, mark))
+    exported = time.perf_counter()
     runs = _with_retries(lake, RUNS, lambda t: _upsert_runs(t, rows))
-    return {"appended": appended, "runs_written": runs, "mark": new_mark}
+    timings = {"run_events": round((exported - started) * 1000), "runs": round((time.perf_counter() - exported) * 1000)}
+    return {"appended": appended, "runs_written": runs, "mark": new_mark, "timings_ms": timings}
 
 
 def lineage_mark(request: dict[str, Any]) -> dict[str, Any]:
