@@ -6,6 +6,8 @@
  * lineage shows up, then drives Debian's Chromium through the pages and writes `docs/images/*.png`
  * (the lineage graph, a job's runs and a failed run among them, from the seeded demo lineage).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +110,27 @@ try {
   await page.goto(`${stack.baseUrl}/lineage-runs/${failedTest[0]?.run_id ?? FAILED_RUN}`);
   await page.getByTestId('run-events').waitFor();
   await shot('run', true);
+
+  // Alert destinations: a webhook to a receiver on this machine (loopback: the local profile's one
+  // private destination), a signed test delivery, and its delivery log.
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/lakeline`;
+    const created = (await (await fetch(`${stack.baseUrl}/api/v1/webhooks`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: hook, kind: 'webhook', description: 'on-call', alertKinds: ['RUN_FAILED', 'TEST_FAILED'] }) })).json()) as { id: string };
+    await fetch(`${stack.baseUrl}/api/v1/webhooks/${created.id}/test`, { method: 'POST', headers: auth });
+    await page.goto(`${stack.baseUrl}/webhooks?id=${created.id}`);
+    for (let tries = 0; tries < 50; tries += 1) {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      if ((await page.getByTestId('deliveries-table').locator('tbody tr td:nth-child(3)').first().textContent({ timeout: 2_000 }).catch(() => '')) === 'DELIVERED') break;
+    }
+    await shot('webhooks');
+  } finally {
+    receiver.close();
+  }
 
   await page.goto(`${stack.baseUrl}/tables?namespace=tpch`);
   await page.locator('[data-namespace="tpch"]').waitFor();
