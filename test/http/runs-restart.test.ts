@@ -11,7 +11,9 @@ import { routedApi } from './routed-api.ts';
 import { SPARK_RUN_TIMEOUT_MS, sparkApi, sparkPids } from './spark-client.ts';
 
 const home = tempHome('spark-restart');
-const { start, crash, stopAll } = crashableStacks(home);
+// Per-run Spark processes (the path of big jobs), whose survival is what this suite is about: the
+// warm driver's jobs end with their stack (ADR 0059; test/http/spark-warm.test.ts).
+const { start, crash, stopAll } = crashableStacks(home, { LAKELINE_SPARK_WARM_MAX_INPUT_BYTES: '0' });
 
 afterAll(stopAll);
 
