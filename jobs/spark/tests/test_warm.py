@@ -66,15 +66,20 @@ def test_an_org_never_reaches_the_tables_of_the_org_whose_job_ran_before_in_the_
 
 def test_a_job_leaves_no_catalog_setting_or_cached_data_behind(spark, home, tmp_path):
     org_a, _ = catalogs(home)
+    # The pytest run's session was used by the per-run jobs' tests before this one (their org A
+    # catalog is set on it): the warm driver's own session here is a fresh one of the same driver.
+    driver = spark.newSession()
+    key = f"spark.sql.catalog.{ORG_A}"
+    assert driver.conf.get(key, None) is None
     # Something cached in the driver's shared state before the job (a job's own SQL cannot cache).
-    spark.range(3).cache().count()
+    driver.range(3).cache().count()
 
-    code = run_isolated(spark, spec_file(tmp_path, "plain", org_a, "select id from sales.orders", "plain_out"))
+    code = run_isolated(driver, spec_file(tmp_path, "plain", org_a, "select id from sales.orders", "plain_out"))
 
     assert code == 0 and result(tmp_path, "plain")["warm"] == 1
-    assert spark.conf.get(f"spark.sql.catalog.{ORG_A}", None) is None
-    assert spark.conf.get("spark.sql.defaultCatalog") == "spark_catalog"
-    assert spark._jsparkSession.sharedState().cacheManager().isEmpty()
+    assert driver.conf.get(key, None) is None
+    assert driver.conf.get("spark.sql.defaultCatalog") == "spark_catalog"
+    assert driver._jsparkSession.sharedState().cacheManager().isEmpty()
 
 
 def test_an_unreadable_line_is_answered_and_the_driver_goes_on(spark, home, tmp_path):
